@@ -1,0 +1,34 @@
+// What every domain's handlers get: the services of one backend instance (one data dir).
+import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
+import type { EventBus } from './events.js';
+import type { HostServices } from './host.js';
+import type { RunRegistry } from './runs.js';
+
+export interface SettingsStore {
+  get(): Settings;
+  set(patch: Partial<Settings>): Settings;
+  reset(): Settings;
+  /** ANTHROPIC_API_KEY wins over a stored key. undefined when neither is set. */
+  apiKey(): string | undefined;
+  setApiKey(key: string | null): void;
+  apiKeyStatus(): ApiKeyStatus;
+}
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface CoreContext {
+  /** Absolute; never shown to the model. */
+  dataDir: string;
+  events: EventBus;
+  runs: RunRegistry;
+  host: HostServices;
+  settings: SettingsStore;
+  log: Logger;
+  /** ANTHROPIC_BASE_URL, read once at startup; not settable from the renderer. */
+  baseUrl: string | undefined;
+  version: string;
+}

@@ -1,0 +1,122 @@
+// Streaming runs: each run has an id, and every event it emits gets the next sequence number (1, 2, ...).
+// Events are kept per run (live runs and the last few finished ones) so a window that reloads mid-run can
+// call `chat.attach` with the last seq it saw and receive exactly what it missed.
+import { randomUUID } from 'node:crypto';
+import type { RunEvent } from '../../shared/channels/chat.js';
+import type { EventBus } from './events.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What a run emits: the registry adds runId, conversationId and seq. */
+export type RunEventInput = DistributiveOmit<RunEvent, 'runId' | 'conversationId' | 'seq'>;
+export type RunStatus = 'running' | 'done' | 'aborted' | 'error' | 'turn_limit';
+
+export interface RunHandle {
+  readonly runId: string;
+  readonly conversationId: string;
+  readonly signal: AbortSignal;
+  emit(event: RunEventInput): RunEvent;
+  /** Emits `run.finished` and closes the run. */
+  finish(status: Exclude<RunStatus, 'running'>): void;
+}
+
+interface RunRecord {
+  runId: string;
+  conversationId: string;
+  status: RunStatus;
+  events: RunEvent[];
+  controller: AbortController;
+}
+
+export class RunRegistry {
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly finishedOrder: string[] = [];
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly keepFinished = 20,
+  ) {}
+
+  start(conversationId: string): RunHandle {
+    const record: RunRecord = {
+      runId: randomUUID(),
+      conversationId,
+      status: 'running',
+      events: [],
+      controller: new AbortController(),
+    };
+    this.runs.set(record.runId, record);
+    const emit = (event: RunEventInput): RunEvent => {
+      const full = {
+        ...event,
+        runId: record.runId,
+        conversationId: record.conversationId,
+        seq: record.events.length + 1,
+      } as RunEvent;
+      record.events.push(full);
+      this.bus.emit('chat.event', full);
+      return full;
+    };
+    return {
+      runId: record.runId,
+      conversationId,
+      signal: record.controller.signal,
+      emit,
+      finish: (status) => {
+        if (record.status !== 'running') return;
+        emit({ type: 'run.finished', status });
+        record.status = status;
+        this.retire(record.runId);
+      },
+    };
+  }
+
+  abort(runId: string): boolean {
+    const record = this.runs.get(runId);
+    if (!record || record.status !== 'running') return false;
+    record.controller.abort();
+    return true;
+  }
+
+  /** The running run of a conversation, if any. */
+  activeFor(conversationId: string): RunRecord | undefined {
+    for (const record of this.runs.values()) {
+      if (record.conversationId === conversationId && record.status === 'running') return record;
+    }
+    return undefined;
+  }
+
+  /** Runs still going (e.g. to abort them all on quit). */
+  running(): string[] {
+    return [...this.runs.values()].filter((r) => r.status === 'running').map((r) => r.runId);
+  }
+
+  attach(query: { runId?: string | undefined; conversationId?: string | undefined; afterSeq: number }): {
+    run: { runId: string; conversationId: string; status: RunStatus } | null;
+    events: RunEvent[];
+  } {
+    let record = query.runId ? this.runs.get(query.runId) : undefined;
+    if (!record && query.conversationId) {
+      record = this.activeFor(query.conversationId) ?? this.latestFor(query.conversationId);
+    }
+    if (!record) return { run: null, events: [] };
+    return {
+      run: { runId: record.runId, conversationId: record.conversationId, status: record.status },
+      events: record.events.filter((e) => e.seq > query.afterSeq),
+    };
+  }
+
+  private latestFor(conversationId: string): RunRecord | undefined {
+    for (let i = this.finishedOrder.length - 1; i >= 0; i--) {
+      const record = this.runs.get(this.finishedOrder[i]!);
+      if (record?.conversationId === conversationId) return record;
+    }
+    return undefined;
+  }
+
+  private retire(runId: string): void {
+    this.finishedOrder.push(runId);
+    while (this.finishedOrder.length > this.keepFinished) {
+      this.runs.delete(this.finishedOrder.shift()!);
+    }
+  }
+}

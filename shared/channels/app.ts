@@ -1,0 +1,34 @@
+// App-level channels: what the host is (Electron or browser), where data lives, and host services whose
+// Electron side is native (dialogs, the file manager) and whose browser side is a download or an upload.
+import { z } from 'zod';
+import { ok } from './common.js';
+
+export const appInfo = z.object({
+  version: z.string(),
+  host: z.enum(['electron', 'browser', 'test']),
+  /** Shown to the user (it is their own folder); never sent to the model. */
+  dataDir: z.string(),
+  platform: z.string(),
+});
+export type AppInfo = z.infer<typeof appInfo>;
+
+export const appInvoke = {
+  'app.info': { req: z.object({}), res: appInfo },
+  /** Open a link from rendered content: the main side allows only parsed https: URLs. */
+  'app.openExternal': {
+    req: z.object({ url: z.string().max(4096) }),
+    res: z.object({ opened: z.boolean() }),
+  },
+  /** Reveal the memory (or data) folder in the file manager; a no-op with `opened:false` in browser mode. */
+  'app.openDataFolder': {
+    req: z.object({ which: z.enum(['data', 'memories']) }),
+    res: z.object({ opened: z.boolean() }),
+  },
+  /** Tell the main side this window is ready for events (queued ones are flushed then). */
+  'app.ready': { req: z.object({}), res: ok },
+};
+
+export const appEvents = {
+  /** A message for a toast: e.g. a memory change made by another program. */
+  'app.notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+};

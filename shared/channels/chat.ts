@@ -1,0 +1,160 @@
+// Chat runs. `chat.send` starts a run and returns its id at once; everything the run produces arrives as
+// `chat.event` payloads tagged with the run id and a per-run sequence number (starting at 1, no gaps), so a
+// window that reloads mid-run calls `chat.attach` with the last seq it saw and receives what it missed.
+import { z } from 'zod';
+import { id, memoryPath, ok } from './common.js';
+
+export const errorKind = z.enum([
+  'rate_limit',
+  'overloaded',
+  'server',
+  'auth',
+  'connection',
+  'stalled',
+  'invalid_request',
+  'no_api_key',
+  'internal',
+]);
+
+const base = { runId: id, conversationId: id, seq: z.number().int().positive() };
+
+export const runEvent = z.discriminatedUnion('type', [
+  z.object({ ...base, type: z.literal('run.started'), userMessageId: id }),
+  z.object({ ...base, type: z.literal('text.delta'), messageId: id, text: z.string() }),
+  /** A finished message (assistant or tool results), as persisted. */
+  z.object({ ...base, type: z.literal('message.done'), messageId: id, interrupted: z.boolean() }),
+  z.object({
+    ...base,
+    type: z.literal('tool.call'),
+    toolUseId: id,
+    name: z.string(),
+    input: z.unknown(),
+    turn: z.number().int(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('tool.result'),
+    toolUseId: id,
+    name: z.string(),
+    result: z.string(),
+    isError: z.boolean(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('memory.backfill'),
+    files: z.array(z.object({ path: memoryPath, tokens: z.number() })),
+    totalFiles: z.number().int(),
+    tokens: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('context.cleared'),
+    strategy: z.enum(['native', 'local']),
+    clearedToolUses: z.number().int(),
+    clearedTokens: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('context.compacted'),
+    strategy: z.enum(['native', 'local']),
+    summary: z.string(),
+    messagesCompacted: z.number().int(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('review.request'),
+    reviewId: id,
+    toolUseId: id,
+    command: z.string(),
+    path: memoryPath,
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('review.resolved'),
+    reviewId: id,
+    outcome: z.enum(['approved', 'edited', 'rejected']),
+  }),
+  z.object({ ...base, type: z.literal('turn.limit'), turns: z.number().int() }),
+  z.object({
+    ...base,
+    type: z.literal('run.error'),
+    kind: errorKind,
+    message: z.string(),
+    retryable: z.boolean(),
+    retryAfterMs: z.number().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('run.finished'),
+    status: z.enum(['done', 'aborted', 'error', 'turn_limit']),
+  }),
+]);
+export type RunEvent = z.infer<typeof runEvent>;
+export type RunEventType = RunEvent['type'];
+
+export const runStatus = z.enum(['running', 'done', 'aborted', 'error', 'turn_limit']);
+
+export const chatInvoke = {
+  'chat.send': {
+    req: z.object({
+      /** Omitted: start a new conversation. */
+      conversationId: id.optional(),
+      text: z
+        .string()
+        .trim()
+        .min(1, 'Type a message first.')
+        .max(200_000, 'That message is too long (200,000 characters at most).'),
+      /** Only for a new conversation: false starts a temporary conversation with memory off. */
+      memory: z.boolean().default(true),
+    }),
+    res: z.object({ runId: id, conversationId: id, userMessageId: id }),
+  },
+  'chat.abort': { req: z.object({ runId: id }), res: z.object({ aborted: z.boolean() }) },
+  'chat.attach': {
+    req: z
+      .object({
+        runId: id.optional(),
+        conversationId: id.optional(),
+        afterSeq: z.number().int().min(0).default(0),
+      })
+      .refine(
+        (r) => r.runId !== undefined || r.conversationId !== undefined,
+        'Give a runId or a conversationId.',
+      ),
+    res: z.object({
+      run: z.object({ runId: id, conversationId: id, status: runStatus }).nullable(),
+      events: z.array(runEvent),
+    }),
+  },
+  /** Resend after an error without duplicating the user's turn. */
+  'chat.retry': { req: z.object({ conversationId: id }), res: z.object({ runId: id }) },
+  /** Drop the last answer and ask again. */
+  'chat.regenerate': { req: z.object({ conversationId: id }), res: z.object({ runId: id }) },
+  /** Replace a user message (and everything after it) and resend. */
+  'chat.editResend': {
+    req: z.object({ conversationId: id, messageId: id, text: z.string().trim().min(1).max(200_000) }),
+    res: z.object({ runId: id }),
+  },
+  'chat.pin': { req: z.object({ conversationId: id, messageId: id, pinned: z.boolean() }), res: ok },
+  /** Answer a `review.request` (memory writes in "ask me" mode). */
+  'chat.review': {
+    req: z.object({
+      reviewId: id,
+      decision: z.enum(['approve', 'edit', 'reject']),
+      /** With `edit`: the content to write instead. */
+      content: z.string().optional(),
+      /** With `reject`: optional reason passed to the model. */
+      reason: z.string().max(2000).optional(),
+    }),
+    res: ok,
+  },
+};
+
+export const chatEvents = {
+  'chat.event': runEvent,
+};

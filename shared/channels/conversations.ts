@@ -1,0 +1,87 @@
+// Conversations: persisted per conversation in the data dir. The transcript returned here is the UI's
+// view (text, tool calls, cards); the exact API history stays on the main side.
+import { z } from 'zod';
+import { id, isoTime, ok } from './common.js';
+
+export const conversationSummary = z.object({
+  id,
+  title: z.string(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  /** false for a temporary "without memory" conversation. */
+  memory: z.boolean(),
+  messageCount: z.number().int(),
+});
+export type ConversationSummary = z.infer<typeof conversationSummary>;
+
+/** One item of the visible transcript. Tool calls and cards are items of their own. */
+export const transcriptItem = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('user'),
+    id,
+    text: z.string(),
+    createdAt: isoTime,
+    pinned: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('assistant'),
+    id,
+    text: z.string(),
+    createdAt: isoTime,
+    pinned: z.boolean(),
+    interrupted: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('tool'),
+    id,
+    toolUseId: id,
+    name: z.string(),
+    input: z.unknown(),
+    result: z.string().nullable(),
+    isError: z.boolean(),
+    durationMs: z.number().nullable(),
+    createdAt: isoTime,
+  }),
+  z.object({
+    kind: z.literal('event'),
+    id,
+    /** backfill | cleared | compacted | error | turn_limit */
+    event: z.string(),
+    text: z.string(),
+    detail: z.string().optional(),
+    createdAt: isoTime,
+  }),
+]);
+export type TranscriptItem = z.infer<typeof transcriptItem>;
+
+export const conversationsInvoke = {
+  'conversations.list': { req: z.object({}), res: z.object({ conversations: z.array(conversationSummary) }) },
+  'conversations.get': {
+    req: z.object({ id }),
+    res: z.object({ conversation: conversationSummary, items: z.array(transcriptItem) }),
+  },
+  'conversations.create': {
+    req: z.object({ title: z.string().max(200).optional(), memory: z.boolean().default(true) }),
+    res: z.object({ conversation: conversationSummary }),
+  },
+  'conversations.rename': {
+    req: z.object({ id, title: z.string().trim().min(1).max(200) }),
+    res: z.object({ conversation: conversationSummary }),
+  },
+  'conversations.delete': { req: z.object({ id }), res: ok },
+  'conversations.search': {
+    req: z.object({ query: z.string().trim().min(1).max(500) }),
+    res: z.object({
+      results: z.array(z.object({ id, title: z.string(), snippet: z.string(), messageId: id.optional() })),
+    }),
+  },
+  /** The conversation as Markdown (the renderer saves it). */
+  'conversations.export': {
+    req: z.object({ id }),
+    res: z.object({ fileName: z.string(), markdown: z.string() }),
+  },
+};
+
+export const conversationsEvents = {
+  'conversations.changed': z.object({ conversations: z.array(conversationSummary) }),
+};

@@ -1,0 +1,155 @@
+// The memory panel's channels. Paths are the model's view (`/memories/...`); host paths never cross.
+// Export and import go through the host: a save/open dialog in Electron, a download/upload in the browser,
+// so the renderer never names a host path (security.md).
+import { z } from 'zod';
+import { id, isoTime, memoryPath, ok, version } from './common.js';
+
+export const memoryEntry = z.object({
+  path: memoryPath,
+  kind: z.enum(['file', 'dir']),
+  size: z.number().int(),
+  modifiedAt: isoTime,
+  lastReadAt: isoTime.nullable(),
+  stale: z.boolean(),
+});
+export type MemoryEntry = z.infer<typeof memoryEntry>;
+
+export const journalEntry = z.object({
+  id,
+  at: isoTime,
+  actor: z.enum(['agent', 'user', 'external', 'import', 'system']),
+  command: z.string(),
+  path: memoryPath,
+  newPath: memoryPath.optional(),
+  beforeHash: z.string().nullable(),
+  afterHash: z.string().nullable(),
+  conversationId: id.optional(),
+  conversationTitle: z.string().optional(),
+  toolUseId: id.optional(),
+  messageId: id.optional(),
+  revertible: z.boolean(),
+});
+export type JournalEntry = z.infer<typeof journalEntry>;
+
+export const fact = z.object({
+  /** Stable within one version of the file: index + hash of the text. */
+  id: z.string(),
+  text: z.string(),
+  kind: z.enum(['item', 'paragraph', 'heading']),
+  line: z.number().int(),
+});
+export type Fact = z.infer<typeof fact>;
+
+const changeResult = z.object({ version, journalId: id });
+
+export const importPreview = z.object({
+  token: id,
+  added: z.array(memoryPath),
+  changed: z.array(memoryPath),
+  unchanged: z.array(memoryPath),
+  conflicts: z.array(z.object({ path: memoryPath, reason: z.string() })),
+  refused: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+
+export const memoryInvoke = {
+  'memory.list': {
+    req: z.object({}),
+    res: z.object({ entries: z.array(memoryEntry), totalBytes: z.number() }),
+  },
+  'memory.read': {
+    req: z.object({ path: memoryPath }),
+    res: z.object({ path: memoryPath, content: z.string(), version, facts: z.array(fact) }),
+  },
+  /** Save from the editor: `baseVersion` is the version it opened; a mismatch is a `conflict` error. */
+  'memory.write': {
+    req: z.object({ path: memoryPath, content: z.string(), baseVersion: version.nullable() }),
+    res: changeResult,
+  },
+  'memory.create': {
+    req: z.object({ path: memoryPath, content: z.string().default('') }),
+    res: changeResult,
+  },
+  'memory.rename': {
+    req: z.object({ path: memoryPath, newPath: memoryPath }),
+    res: z.object({ journalId: id }),
+  },
+  'memory.delete': { req: z.object({ path: memoryPath }), res: z.object({ journalId: id }) },
+  /** Remove one fact (list item or paragraph) from a file, journaled and undoable. */
+  'memory.forgetFact': {
+    req: z.object({ path: memoryPath, factId: z.string(), baseVersion: version }),
+    res: changeResult,
+  },
+  /** Undo one journaled change (the toast's Undo, the history's Revert). */
+  'memory.revert': { req: z.object({ journalId: id }), res: z.object({ journalId: id }) },
+  'memory.history': {
+    req: z.object({ path: memoryPath }),
+    res: z.object({ entries: z.array(journalEntry) }),
+  },
+  'memory.diff': {
+    req: z.object({ journalId: id }),
+    res: z.object({
+      path: memoryPath,
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+      patch: z.string(),
+    }),
+  },
+  'memory.deleted': { req: z.object({}), res: z.object({ entries: z.array(journalEntry) }) },
+  'memory.restore': { req: z.object({ journalId: id }), res: z.object({ journalId: id }) },
+  /** Remove a file and every trace of it from the journal. */
+  'memory.forget': { req: z.object({ path: memoryPath }), res: ok },
+  'memory.search': {
+    req: z.object({
+      query: z.string().trim().min(1).max(500),
+      limit: z.number().int().min(1).max(500).default(50),
+    }),
+    res: z.object({
+      hits: z.array(
+        z.object({
+          path: memoryPath,
+          line: z.number().int(),
+          snippet: z.string(),
+          /** [start, end) offsets of matches within the snippet, for highlighting. */
+          ranges: z.array(z.tuple([z.number().int(), z.number().int()])),
+        }),
+      ),
+      truncated: z.boolean(),
+    }),
+  },
+  'memory.stale': { req: z.object({}), res: z.object({ entries: z.array(memoryEntry) }) },
+  /** Electron: a save dialog picks the file. Browser: returns a one-time download URL. */
+  'memory.export': {
+    req: z.object({ includeJournal: z.boolean().default(false) }),
+    res: z.object({
+      saved: z.boolean(),
+      fileName: z.string().optional(),
+      downloadUrl: z.string().optional(),
+    }),
+  },
+  /**
+   * Preview an import. Electron: an open dialog picks a .zip or folder (`source` omitted). Browser: the
+   * renderer first uploads the .zip and passes the upload id it got back.
+   */
+  'memory.importPreview': {
+    req: z.object({ uploadId: id.optional() }),
+    res: z.object({ preview: importPreview.nullable() }),
+  },
+  'memory.importApply': {
+    req: z.object({ token: id, overwriteConflicts: z.boolean().default(false) }),
+    res: z.object({ added: z.number().int(), changed: z.number().int(), skipped: z.number().int() }),
+  },
+};
+
+export const memoryEvents = {
+  /** Any change to memory, by any actor; the panel refreshes live. */
+  'memory.changed': z.object({
+    actor: z.enum(['agent', 'user', 'external', 'import', 'system']),
+    command: z.string(),
+    path: memoryPath,
+    newPath: memoryPath.optional(),
+    journalId: id.optional(),
+    conversationId: id.optional(),
+  }),
+};
+
+export { ok };

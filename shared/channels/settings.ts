@@ -1,0 +1,70 @@
+// Settings: an allow-list of keys with ranges. The renderer never sees the API key, only whether one is
+// set and where it comes from; the base URL is not renderer-settable (security.md).
+import { z } from 'zod';
+import { ok } from './common.js';
+
+export const settingsSchema = z.object({
+  model: z.string().min(1).max(200),
+  theme: z.enum(['system', 'light', 'dark']),
+  memoryWriteMode: z.enum(['automatic', 'ask', 'read-only']),
+  contextStrategy: z.enum(['native', 'local', 'off']),
+  /** Tool-result clearing (native clear_tool_uses_20250919 / local placeholder). */
+  clearTrigger: z.number().int().min(1_000).max(2_000_000),
+  clearKeep: z.number().int().min(0).max(100),
+  clearAtLeast: z.number().int().min(0).max(2_000_000),
+  /** Compaction trigger; the API's minimum for native compaction is 50,000. */
+  compactTrigger: z.number().int().min(1_000).max(2_000_000),
+  maxTurns: z.number().int().min(1).max(200),
+  backfillBudgetTokens: z.number().int().min(0).max(100_000),
+  memoryFileCapBytes: z.number().int().min(1_024).max(10_000_000),
+  memoryQuotaBytes: z.number().int().min(10_240).max(1_000_000_000),
+  staleAfterDays: z.number().int().min(1).max(3650),
+  stallTimeoutMs: z.number().int().min(1_000).max(600_000),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const defaultSettings: Settings = {
+  model: 'claude-sonnet-5-5',
+  theme: 'system',
+  memoryWriteMode: 'automatic',
+  contextStrategy: 'native',
+  clearTrigger: 100_000,
+  clearKeep: 3,
+  clearAtLeast: 0,
+  compactTrigger: 150_000,
+  maxTurns: 25,
+  backfillBudgetTokens: 4_000,
+  memoryFileCapBytes: 100 * 1024,
+  memoryQuotaBytes: 10 * 1024 * 1024,
+  staleAfterDays: 90,
+  stallTimeoutMs: 60_000,
+};
+
+export const apiKeyStatus = z.object({
+  hasApiKey: z.boolean(),
+  /** env: ANTHROPIC_API_KEY (wins over a stored key); stored: saved by the app. */
+  source: z.enum(['env', 'stored', 'none']),
+  /** Set when the key is stored in plain text (no OS keychain): the UI shows a warning. */
+  insecureStorage: z.boolean(),
+});
+
+export const settingsView = z.object({ settings: settingsSchema, apiKey: apiKeyStatus });
+export type SettingsView = z.infer<typeof settingsView>;
+
+export const settingsInvoke = {
+  'settings.get': { req: z.object({}), res: settingsView },
+  'settings.set': { req: z.object({ patch: settingsSchema.partial().strict() }), res: settingsView },
+  /** Store (or with null, remove) the API key. The key travels renderer → main only, never back. */
+  'settings.setApiKey': {
+    req: z.object({ apiKey: z.string().trim().min(1).max(500).nullable() }),
+    res: settingsView,
+  },
+  'settings.reset': { req: z.object({}), res: settingsView },
+};
+
+export const settingsEvents = {
+  'settings.changed': settingsView,
+};
+
+export { ok };
+export type ApiKeyStatus = z.infer<typeof apiKeyStatus>;

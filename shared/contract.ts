@@ -1,0 +1,74 @@
+// The IPC contract: one table of invoke channels and one of events, each with zod schemas. Everything
+// else (the backend's Handlers, the renderer's Api, the preload's function list, the wire format) is
+// derived from these two tables, so a channel is defined exactly once.
+//
+// Rules: channels are named `domain.action`; every call takes one object argument; handlers receive the
+// parsed (output) type and return the schema's input type; clients send the input type and receive the
+// output type. No Node and no DOM in this folder.
+import type { z } from 'zod';
+import { appEvents, appInvoke } from './channels/app.js';
+import { chatEvents, chatInvoke } from './channels/chat.js';
+import { contextEvents, contextInvoke } from './channels/context.js';
+import { conversationsEvents, conversationsInvoke } from './channels/conversations.js';
+import { memoryEvents, memoryInvoke } from './channels/memory.js';
+import { settingsEvents, settingsInvoke } from './channels/settings.js';
+
+export interface InvokeSpec {
+  req: z.ZodType;
+  res: z.ZodType;
+}
+
+export const invoke = {
+  ...appInvoke,
+  ...chatInvoke,
+  ...contextInvoke,
+  ...conversationsInvoke,
+  ...memoryInvoke,
+  ...settingsInvoke,
+} satisfies Record<string, InvokeSpec>;
+
+export const events = {
+  ...appEvents,
+  ...chatEvents,
+  ...contextEvents,
+  ...conversationsEvents,
+  ...memoryEvents,
+  ...settingsEvents,
+} satisfies Record<string, z.ZodType>;
+
+export type Invoke = typeof invoke;
+export type Events = typeof events;
+export type InvokeName = keyof Invoke;
+export type EventName = keyof Events;
+
+/** What a client sends for channel K (before parsing: defaults may be omitted). */
+export type ReqIn<K extends InvokeName> = z.input<Invoke[K]['req']>;
+/** What a handler receives for channel K (after parsing). */
+export type ReqOut<K extends InvokeName> = z.output<Invoke[K]['req']>;
+/** What a handler returns for channel K. */
+export type ResIn<K extends InvokeName> = z.input<Invoke[K]['res']>;
+/** What a client receives for channel K. */
+export type ResOut<K extends InvokeName> = z.output<Invoke[K]['res']>;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const invokeNames = Object.keys(invoke) as InvokeName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+/** Who is calling: set by the transport after it has checked the sender, never by the payload. */
+export interface CallContext {
+  /** Stable id of the connected window/client (one per WebSocket, per webContents, per in-memory pair). */
+  clientId: string;
+}
+
+/** The backend must implement every invoke channel: a missing handler is a compile error. */
+export type Handlers = {
+  [K in InvokeName]: (req: ReqOut<K>, ctx: CallContext) => Promise<ResIn<K>>;
+};
+
+/** The renderer's view of the backend: one function per channel plus event subscription. */
+export type Api = {
+  [K in InvokeName]: (req: ReqIn<K>) => Promise<ResOut<K>>;
+} & {
+  /** Subscribe to an event; returns the function that unsubscribes. */
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
+};
