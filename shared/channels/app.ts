@@ -28,7 +28,23 @@ export const appInvoke = {
   'app.ready': { req: z.object({}), res: ok },
 };
 
+/** Commands the native menu (Electron) sends to the window; the renderer maps them to its shortcuts. */
+export const appCommand = z.enum([
+  'new-chat',
+  'new-chat-without-memory',
+  'focus-input',
+  'stop',
+  'toggle-panel',
+  'search-memory',
+  'open-settings',
+  'export-memory',
+  'import-memory',
+  'show-shortcuts',
+]);
+export type AppCommand = z.infer<typeof appCommand>;
+
 export const appEvents = {
+  'app.command': z.object({ command: appCommand }),
   /** A message for a toast: e.g. a memory change made by another program. */
   'app.notice': z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() }),
 };
