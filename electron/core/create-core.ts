@@ -1,0 +1,117 @@
+// One backend instance for one data dir: the services of CoreContext wired together, the complete
+// handler table, and the bus the transports subscribe to. Every face (Electron, browser mode, CLI, tests)
+// starts here, so they share the same settings, log and memory.
+import type { Handlers } from '../../shared/contract.js';
+import { appVersion } from './app-version.js';
+import { createHandlers } from './backend.js';
+import type { CoreContext, SettingsStore } from './context.js';
+import { ensureDataDir } from './data-dir.js';
+import { FanOutBus } from './events.js';
+import type { HostServices } from './host.js';
+import type { KeyCipher } from './key-vault.js';
+import { createFileKeyVault } from './key-vault.js';
+import { createFileLogger, type FileLogger } from './log.js';
+import { RunRegistry } from './runs.js';
+import { createSettingsStore, type ConfLike } from './settings-store.js';
+
+export interface CreateCoreOptions {
+  /** Absolute data dir (resolve it with data-dir.ts's resolveDataDir). Created 0700 if missing. */
+  dataDir: string;
+  host: HostServices;
+  env?: NodeJS.ProcessEnv;
+  version?: string;
+  /** Electron plugs in safeStorage here; plain Node keeps the key in a 0600 plain-text file. */
+  keyCipher?: KeyCipher;
+  /** Electron passes its electron-store instance (same file: userData/config.json). */
+  conf?: ConfLike;
+  /** Echo log lines (e.g. to stderr when MNEMO_DEBUG=1). */
+  logEcho?: (line: string) => void;
+}
+
+export interface Core {
+  ctx: CoreContext;
+  handlers: Handlers;
+  bus: FanOutBus;
+  log: FileLogger;
+  /** Registers work to do on close (flush conversations, stop watchers); run in reverse order. */
+  onClose(fn: () => void | Promise<void>): void;
+  /** Aborts running runs and flushes what must be saved. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function createCore(options: CreateCoreOptions): Promise<Core> {
+  const env = options.env ?? process.env;
+  const dataDir = ensureDataDir(options.dataDir);
+  // The logger masks the key in use, but it exists before the settings store does.
+  const keySource: { store?: SettingsStore } = {};
+  const log = createFileLogger({
+    dataDir,
+    secrets: () => [env.ANTHROPIC_API_KEY, safeKey(keySource.store)],
+    ...(options.logEcho ? { echo: options.logEcho } : env.MNEMO_DEBUG ? { echo: stderrEcho } : {}),
+  });
+  const settings = createSettingsStore({
+    dataDir,
+    log,
+    env,
+    vault: createFileKeyVault({
+      dataDir,
+      ...(options.keyCipher ? { cipher: options.keyCipher } : {}),
+      onUnreadable: (reason) => log.warn(`API key not loaded: ${reason}`),
+    }),
+    ...(options.conf ? { conf: options.conf } : {}),
+  });
+  keySource.store = settings;
+  const bus = new FanOutBus();
+  const runs = new RunRegistry(bus);
+  const ctx: CoreContext = {
+    dataDir,
+    events: bus,
+    runs,
+    host: options.host,
+    settings,
+    log,
+    baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),
+    version: options.version ?? appVersion(),
+  };
+  const handlers = createHandlers(ctx);
+  log.info('core started', {
+    host: options.host.kind,
+    version: ctx.version,
+    apiKey: settings.apiKeyStatus().source,
+    customBaseUrl: ctx.baseUrl !== undefined,
+  });
+
+  const closers: (() => void | Promise<void>)[] = [];
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const running = runs.running();
+      for (const runId of running) runs.abort(runId);
+      for (const fn of closers.reverse()) {
+        try {
+          await fn();
+        } catch (error) {
+          log.error('error while closing', { error });
+        }
+      }
+      log.info('core closed', { abortedRuns: running.length });
+    })());
+
+  return { ctx, handlers, bus, log, onClose: (fn) => void closers.push(fn), close };
+}
+
+function safeKey(settings: SettingsStore | undefined): string | undefined {
+  try {
+    return settings?.apiKey();
+  } catch {
+    return undefined;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function stderrEcho(line: string): void {
+  process.stderr.write(`${line}\n`);
+}

@@ -1,0 +1,153 @@
+// Settings over `conf` (electron-store's plain-Node base), pointed explicitly at DATA_DIR/config.json:
+// the very file electron-store uses in Electron (userData/config.json), so every face shares them.
+// Only the keys the user changed are stored, each validated on read against shared/channels/settings.ts;
+// an invalid value falls back to its default with a log line, and a corrupt file is set aside (kept for
+// the user, never silently lost) rather than crashing. Keys this module does not own (e.g. the shell's
+// window bounds) are preserved on every write.
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import Conf from 'conf';
+import { defaultSettings, settingsSchema, type Settings } from '../../shared/channels/settings.js';
+import { ContractError } from '../../shared/errors.js';
+import type { Logger, SettingsStore } from './context.js';
+import { createFileKeyVault, type KeyVault } from './key-vault.js';
+
+/** The part of Conf / ElectronStore this module uses, so the shell can pass an ElectronStore instance. */
+export interface ConfLike {
+  readonly path: string;
+  store: Record<string, unknown>;
+}
+
+export interface SettingsStoreOptions {
+  dataDir: string;
+  log: Logger;
+  env?: NodeJS.ProcessEnv;
+  /** Where a stored key lives; defaults to the plain-text 0600 file DATA_DIR/api-key. */
+  vault?: KeyVault;
+  /** Defaults to `new Conf({ cwd: dataDir, configName: 'config' })`. */
+  conf?: ConfLike;
+}
+
+export type FileSettingsStore = SettingsStore & { readonly path: string };
+
+export const CONFIG_NAME = 'config';
+const settingKeys = Object.keys(settingsSchema.shape) as (keyof Settings)[];
+const patchSchema = settingsSchema.partial().strict();
+
+export function createSettingsStore(options: SettingsStoreOptions): FileSettingsStore {
+  const { dataDir, log } = options;
+  const env = options.env ?? process.env;
+  const configPath = path.join(dataDir, `${CONFIG_NAME}.json`);
+  if (!options.conf) setAsideIfCorrupt(configPath, log);
+  const conf: ConfLike =
+    options.conf ??
+    new Conf<Record<string, unknown>>({
+      cwd: dataDir,
+      configName: CONFIG_NAME,
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+    });
+  const vault =
+    options.vault ??
+    createFileKeyVault({
+      dataDir,
+      onUnreadable: (reason) => log.warn(`API key not loaded: ${reason}`),
+    });
+  const warned = new Set<string>();
+
+  const readRaw = (): Record<string, unknown> => {
+    try {
+      return { ...conf.store };
+    } catch (error) {
+      // Changed on disk by hand or by another process since startup.
+      log.warn('settings file unreadable; using defaults', { error: (error as Error).message });
+      setAsideIfCorrupt(conf.path, log);
+      return {};
+    }
+  };
+
+  const get = (): Settings => {
+    const raw = readRaw();
+    const out: Record<string, unknown> = { ...defaultSettings };
+    for (const key of settingKeys) {
+      if (!(key in raw)) continue;
+      const parsed = settingsSchema.shape[key].safeParse(raw[key]);
+      if (parsed.success) {
+        out[key] = parsed.data;
+      } else if (!warned.has(key)) {
+        warned.add(key);
+        log.warn(`invalid stored setting "${key}"; using the default`, {
+          issue: parsed.error.issues[0]?.message,
+        });
+      }
+    }
+    return out as Settings;
+  };
+
+  const envKey = (): string | undefined => {
+    const key = env.ANTHROPIC_API_KEY?.trim();
+    return key && key.length > 0 ? key : undefined;
+  };
+
+  return {
+    path: conf.path,
+    get,
+    set(patch) {
+      const parsed = patchSchema.safeParse(patch);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+        throw new ContractError('invalid_request', `Invalid setting ${where}${issue?.message ?? 'rejected'}`);
+      }
+      const raw = readRaw();
+      for (const [key, value] of Object.entries(parsed.data)) {
+        if (value !== undefined) raw[key] = value;
+        warned.delete(key);
+      }
+      conf.store = raw;
+      return get();
+    },
+    reset() {
+      const raw = readRaw();
+      for (const key of settingKeys) delete raw[key];
+      conf.store = raw;
+      warned.clear();
+      return get();
+    },
+    apiKey() {
+      return envKey() ?? vault.read();
+    },
+    setApiKey(key) {
+      vault.write(key === null ? null : key.trim());
+    },
+    apiKeyStatus() {
+      if (envKey() !== undefined) return { hasApiKey: true, source: 'env', insecureStorage: false };
+      if (vault.read() !== undefined) {
+        return { hasApiKey: true, source: 'stored', insecureStorage: !vault.secure };
+      }
+      return { hasApiKey: false, source: 'none', insecureStorage: false };
+    },
+  };
+}
+
+/** Renames a config file that is not a JSON object to config.corrupt-<time>.json, so startup goes on. */
+function setAsideIfCorrupt(file: string, log: Logger): void {
+  if (!existsSync(file)) return;
+  let ok: boolean;
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    ok = value !== null && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    ok = false;
+  }
+  if (ok) return;
+  const aside = file.replace(/\.json$/, `.corrupt-${Date.now()}.json`);
+  try {
+    renameSync(file, aside);
+    log.warn('settings file was not valid JSON; set it aside and using defaults', {
+      keptAs: path.basename(aside),
+    });
+  } catch (error) {
+    log.error('settings file is corrupt and could not be set aside', { error: (error as Error).message });
+  }
+}
