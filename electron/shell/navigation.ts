@@ -9,7 +9,8 @@ export function safeExternalUrl(raw: string): string | null {
   } catch {
     return null;
   }
-  if (url.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '') return null;
+  if (url.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '')
+    return null;
   return url.toString();
 }
 
