@@ -1,0 +1,182 @@
+// The memory layer's public API. Other parts of Mnemo (the agent loop, the contract's memory.* handlers,
+// search and export/import) code against these types only; keep names stable.
+//
+// Paths are always the model's view: `/memories` or `/memories/<segment>/...` (canonical, see paths.ts).
+// Host paths never leave this folder except `Memory.root`/`Memory.journalDir`, which are for same-process
+// code (search indexing, export) and must never be shown to the model or the user.
+import type { JournalEntry, MemoryEntry } from '../shared/channels/memory.js';
+
+export type { JournalEntry, MemoryEntry };
+
+/** Who made a change. The agent's changes carry the ids needed to show provenance in the panel. */
+export type Actor =
+  | {
+      kind: 'agent';
+      conversationId: string;
+      toolUseId: string;
+      messageId?: string;
+      conversationTitle?: string;
+    }
+  | { kind: 'user' }
+  | { kind: 'external' }
+  | { kind: 'import' }
+  | { kind: 'system' };
+
+export type ActorKind = Actor['kind'];
+
+export interface MemoryLimits {
+  /** A file above this many UTF-8 bytes is refused (never truncated). Default 100 KiB. */
+  fileCapBytes: number;
+  /** All files together; a write that would exceed it is refused. Default 10 MiB. */
+  quotaBytes: number;
+  /** `view` output is cut at this many characters, with a note on paging with view_range. Default 16,000. */
+  viewCapChars: number;
+  /** Past this size the journal drops its oldest history. Default 50 MiB. */
+  journalCapBytes: number;
+  /** Files unread for longer than this are listed by stale(). Default 90. Nothing is deleted automatically. */
+  staleAfterDays: number;
+}
+
+export const defaultLimits: MemoryLimits = {
+  fileCapBytes: 100 * 1024,
+  quotaBytes: 10 * 1024 * 1024,
+  viewCapChars: 16_000,
+  journalCapBytes: 50 * 1024 * 1024,
+  staleAfterDays: 90,
+};
+
+export interface MemoryOptions {
+  /** The app's data folder. Memory lives in `<dataDir>/memories`, the journal in `<dataDir>/memory-journal`. */
+  dataDir: string;
+  limits?: Partial<MemoryLimits>;
+  /** Injected time source (tests). Defaults to Date.now. */
+  clock?: () => number;
+  /** Watch the folder for edits made outside the app. Default true. */
+  watch?: boolean;
+  /** Debounce for watcher events, ms. Default 150. */
+  watchDebounceMs?: number;
+}
+
+/** A tool result ready for `{type:'tool_result', content, is_error}`. Never contains a host path. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+/** The `memory_20250818` tool as the agent uses it. */
+export interface MemoryTool {
+  /** What goes into the request's `tools` array. */
+  readonly definition: { type: 'memory_20250818'; name: 'memory' };
+  /**
+   * Run one tool call. `input` is the raw `tool_use.input` (parsed here by a zod schema); any refusal comes
+   * back as `isError: true` with a clear message, never as a thrown error.
+   */
+  execute(input: unknown, actor: Actor): Promise<ToolResult>;
+}
+
+export interface FileContent {
+  path: string;
+  content: string;
+  /** sha256 hex of the UTF-8 content; pass it back as `baseVersion` when saving. */
+  version: string;
+}
+
+export interface ChangeResult {
+  /** sha256 hex of the new content. */
+  version: string;
+  journalId: string;
+}
+
+/** Emitted after every change, by any actor (external edits are noticed by a watcher). */
+export interface ChangeEvent {
+  actor: ActorKind;
+  /** create | write | str_replace | insert | delete | rename | revert | restore | forget | external | import */
+  command: string;
+  path: string;
+  newPath?: string;
+  journalId?: string;
+  conversationId?: string;
+}
+
+export interface DiffResult {
+  path: string;
+  before: string | null;
+  after: string | null;
+  /** Unified diff (the `diff` package's createTwoFilesPatch). */
+  patch: string;
+}
+
+/**
+ * `baseVersion` for write(): a version string = the file must still have that content (else a `conflict`
+ * MemoryError whose `details` holds both contents); `null` = the file must not exist yet; `'any'` =
+ * unconditional (import after its own preview, system tasks).
+ */
+export type BaseVersion = string | null | 'any';
+
+export interface Memory {
+  /** Host path of the memory root. Same-process use only (search index, export); never show it. */
+  readonly root: string;
+  /** Host path of the journal folder (export "with journal"). Never show it. */
+  readonly journalDir: string;
+  readonly limits: MemoryLimits;
+  readonly tool: MemoryTool;
+
+  /** Every file and folder (not the root), sorted by path; links are left out. */
+  list(): Promise<MemoryEntry[]>;
+  /** Bytes used by all files, and the quota. */
+  usage(): Promise<{ totalBytes: number; quotaBytes: number }>;
+  read(path: string): Promise<FileContent>;
+  /** Save a whole file (the panel's editor, import). Creates missing parent folders. */
+  write(path: string, content: string, baseVersion: BaseVersion, actor?: Actor): Promise<ChangeResult>;
+  /** Create a new file; refuses (`exists`) if anything is already at that path. */
+  create(path: string, content: string, actor?: Actor): Promise<ChangeResult>;
+  /** Move a file or folder; never overwrites, never moves a folder into itself, never the root. */
+  rename(path: string, newPath: string, actor?: Actor): Promise<{ journalId: string }>;
+  /** Delete a file or a folder (recursive); never the root. A planted link is removed itself. */
+  delete(path: string, actor?: Actor): Promise<{ journalId: string }>;
+
+  /** Journal entries touching this path (as path or newPath), newest first. */
+  history(path: string): Promise<JournalEntry[]>;
+  /** All journal entries, newest first (export with journal, the panel's activity view). */
+  journal(): Promise<JournalEntry[]>;
+  diff(journalId: string): Promise<DiffResult>;
+  /** Undo one change (itself journaled). `conflict` if the file moved on and the change cannot be undone cleanly. */
+  revert(journalId: string, actor?: Actor): Promise<{ journalId: string }>;
+  /** Delete entries of files that do not exist now, newest first. */
+  deleted(): Promise<JournalEntry[]>;
+  /** Bring back the file a delete entry removed (`exists` if the path is taken). */
+  restore(journalId: string, actor?: Actor): Promise<{ journalId: string }>;
+  /** Remove a file or folder and every trace of it (including its renames) from the journal. */
+  forget(path: string): Promise<void>;
+
+  /** Files not read (view, or touchRead) for longer than limits.staleAfterDays. */
+  stale(): Promise<MemoryEntry[]>;
+  /** Record that these files were read (the agent's backfill). Persisted lazily. */
+  touchRead(paths: readonly string[]): void;
+
+  /** Subscribe to changes; returns the unsubscribe function. */
+  onChange(listener: (event: ChangeEvent) => void): () => void;
+  /** Persist lazy state (last-read times), make pending renames durable and checkpoint the journal. */
+  flush(): Promise<void>;
+  /** flush(), stop the watcher, release everything. */
+  close(): Promise<void>;
+}
+
+export const memoryErrorCodes = [
+  'invalid_path', // not a canonical /memories path, or a name that aliases on some OS
+  'not_found',
+  'exists',
+  'conflict', // the file changed since baseVersion / revert cannot apply; details: { path, current, mine }
+  'too_large', // above limits.fileCapBytes
+  'quota', // above limits.quotaBytes
+  'secret', // the content looks like a credential; the message names the detector, never the value
+  'encoding', // not valid UTF-8 text
+  'link', // a symbolic or hard link is in the way
+  'invalid_input', // a malformed tool command or argument
+  'not_a_file',
+  'not_a_folder',
+  'root', // the root cannot be deleted or renamed
+  'io', // an unexpected file-system error (message has no host path)
+  'closed',
+] as const;
+export type MemoryErrorCode = (typeof memoryErrorCodes)[number];
