@@ -1,0 +1,225 @@
+// Full-text search over the memory folder, from an in-memory copy of every file.
+//
+// The first query builds the index (every file read once). After that a query only scans the cached text:
+// changes reach the index through the memory's change events (agent, user, import and the watcher's
+// external edits), and a periodic background rescan (stat only; a file is re-read when its size, mtime,
+// ctime or inode moved) catches anything an event missed. Queries never wait for that rescan.
+//
+// What is indexed: the files the memory tool itself can read. Links (symbolic, and hard links, which could
+// be a planted alias of a file outside the root), hidden names (leftover temp files) and files that are
+// not UTF-8 text or are larger than `maxFileBytes` are skipped.
+import { lstat, readFile, readdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import { findInText, fold, type LineHit } from './match.js';
+
+export const ROOT = '/memories';
+
+export interface SearchHit extends LineHit {
+  /** The model's path, e.g. /memories/notes/a.md. */
+  path: string;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** More lines matched than `limit`. */
+  truncated: boolean;
+  /** Matching lines in all files, counted up to `countCap` (see `countCapped`). */
+  total: number;
+  countCapped: boolean;
+  filesSearched: number;
+}
+
+export interface SearchOptions {
+  /** Host path of the memory root (Memory.root). Never shown. */
+  root: string;
+  /** Files above this size are not indexed. Default 1 MiB (the tool's per-file cap is far lower). */
+  maxFileBytes?: number;
+  /** Background rescan at most this often, ms. Default 30 s; 0 = before every query (tests). */
+  rescanIntervalMs?: number;
+  /** Stop counting matches past this many. Default 10,000. */
+  countCap?: number;
+  clock?: () => number;
+}
+
+interface Entry {
+  content: string;
+  folded: string;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const READ_BATCH = 64;
+
+export class MemorySearch {
+  private readonly root: string;
+  private readonly maxFileBytes: number;
+  private readonly rescanIntervalMs: number;
+  private readonly countCap: number;
+  private readonly clock: () => number;
+  private readonly entries = new Map<string, Entry>();
+  private sorted: string[] | undefined;
+  private readonly pending = new Set<string>();
+  private built: Promise<void> | undefined;
+  private rescanning: Promise<void> | undefined;
+  private lastScan = 0;
+
+  constructor(options: SearchOptions) {
+    this.root = options.root;
+    this.maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
+    this.rescanIntervalMs = options.rescanIntervalMs ?? 30_000;
+    this.countCap = options.countCap ?? 10_000;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** A path changed (file or folder, any actor): it is re-read before the next query. */
+  invalidate(modelPath: string): void {
+    this.pending.add(modelPath);
+  }
+
+  /** Build the index now (e.g. at startup) instead of on the first query. */
+  warm(): Promise<void> {
+    this.built ??= this.scan(ROOT);
+    return this.built;
+  }
+
+  /** Re-stat everything and re-read what moved. */
+  async refresh(): Promise<void> {
+    await this.warm();
+    await this.scan(ROOT);
+  }
+
+  get fileCount(): number {
+    return this.entries.size;
+  }
+
+  async search(query: string, limit: number): Promise<SearchResult> {
+    await this.warm();
+    if (this.rescanIntervalMs === 0) await this.scan(ROOT);
+    else this.maybeRescan();
+    await this.applyPending();
+    // Lines are the unit of a hit, so a line break in the query cannot match; treat it as a space.
+    const needle = fold(query.replace(/[\r\n]+/g, ' '));
+    const hits: SearchHit[] = [];
+    let total = 0;
+    let countCapped = false;
+    const paths = this.sortedPaths();
+    for (const p of paths) {
+      const entry = this.entries.get(p);
+      if (!entry || !entry.folded.includes(needle)) continue;
+      findInText(entry.content, entry.folded, needle, (hit) => {
+        total++;
+        if (hits.length < limit) hits.push({ path: p, ...hit });
+        if (total >= this.countCap) countCapped = true;
+        return !countCapped;
+      });
+      if (countCapped) break;
+    }
+    return { hits, truncated: total > hits.length, total, countCapped, filesSearched: paths.length };
+  }
+
+  private sortedPaths(): string[] {
+    this.sorted ??= [...this.entries.keys()].sort();
+    return this.sorted;
+  }
+
+  private maybeRescan(): void {
+    if (this.rescanning || this.clock() - this.lastScan < this.rescanIntervalMs) return;
+    this.rescanning = this.scan(ROOT)
+      .catch(() => undefined)
+      .finally(() => {
+        this.rescanning = undefined;
+      });
+  }
+
+  private async applyPending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const paths = [...this.pending];
+    this.pending.clear();
+    // A folder rename or delete arrives as one event: rescanning the subtree covers its files.
+    for (const p of paths) await this.scan(p);
+  }
+
+  private toHost(modelPath: string): string | undefined {
+    if (modelPath === ROOT) return this.root;
+    if (!modelPath.startsWith(ROOT + '/')) return undefined;
+    const segments = modelPath.slice(ROOT.length + 1).split('/');
+    if (segments.some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.'))) return undefined;
+    return path.join(this.root, ...segments);
+  }
+
+  /** Bring everything at or under `modelPath` up to date with the disk. */
+  private async scan(modelPath: string): Promise<void> {
+    const host = this.toHost(modelPath);
+    if (host === undefined) return;
+    if (modelPath === ROOT) this.lastScan = this.clock();
+    const seen = new Set<string>();
+    const files: { model: string; host: string }[] = [];
+    const stat = await lstat(host).catch(() => undefined);
+    if (stat?.isDirectory()) await this.walk(host, modelPath, files);
+    else if (stat?.isFile()) files.push({ model: modelPath, host });
+    for (let i = 0; i < files.length; i += READ_BATCH) {
+      await Promise.all(files.slice(i, i + READ_BATCH).map((f) => this.update(f.model, f.host, seen)));
+    }
+    // Whatever was cached under this path and is gone (or no longer indexable) leaves the index.
+    const prefix = modelPath === ROOT ? ROOT + '/' : modelPath + '/';
+    for (const key of this.entries.keys()) {
+      if ((key === modelPath || key.startsWith(prefix)) && !seen.has(key)) this.drop(key);
+    }
+  }
+
+  private async walk(dir: string, model: string, out: { model: string; host: string }[]): Promise<void> {
+    const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const sub: Promise<void>[] = [];
+    for (const item of items) {
+      if (item.name.startsWith('.')) continue; // temp files of interrupted writes, hidden files
+      const childModel = model === ROOT ? `${ROOT}/${item.name}` : `${model}/${item.name}`;
+      const childHost = path.join(dir, item.name);
+      if (item.isDirectory()) sub.push(this.walk(childHost, childModel, out));
+      else if (item.isFile()) out.push({ model: childModel, host: childHost });
+      // Symbolic links and special files are never followed.
+    }
+    await Promise.all(sub);
+  }
+
+  private async update(model: string, host: string, seen: Set<string>): Promise<void> {
+    const stat = await lstat(host).catch(() => undefined);
+    if (!stat?.isFile() || stat.nlink > 1 || stat.size > this.maxFileBytes) return;
+    const cached = this.entries.get(model);
+    if (
+      cached &&
+      cached.size === stat.size &&
+      cached.mtimeMs === stat.mtimeMs &&
+      cached.ctimeMs === stat.ctimeMs &&
+      cached.ino === stat.ino
+    ) {
+      seen.add(model);
+      return;
+    }
+    const bytes = await readFile(host).catch(() => undefined);
+    if (!bytes) return;
+    let content: string;
+    try {
+      content = decoder.decode(bytes);
+    } catch {
+      return; // not text
+    }
+    if (!cached) this.sorted = undefined;
+    this.entries.set(model, {
+      content,
+      folded: fold(content),
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      ctimeMs: stat.ctimeMs,
+      ino: stat.ino,
+    });
+    seen.add(model);
+  }
+
+  private drop(key: string): void {
+    this.entries.delete(key);
+    this.sorted = undefined;
+  }
+}
