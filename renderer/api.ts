@@ -1,0 +1,106 @@
+// The one place the renderer gets its backend from. Picks the transport:
+// - Electron: the preload's `window.mnemo` (named functions only, see electron/preload.cts);
+// - browser mode: a WebSocket to the page's own server, with the token from the page URL (?token=... or
+//   #token=...), reconnecting after a drop;
+// - tests: whatever `setApi` injected (e.g. electron/core/transports/memory-pair.ts).
+// Components never call this directly: the stores do (house style).
+import type { Api } from '../shared/contract.js';
+import { ContractError } from '../shared/errors.js';
+import type { BridgeApi } from '../shared/wire.js';
+import { apiFromBridge } from './transport/bridge.js';
+import { uploadFile } from './transport/upload.js';
+import { createWsTransport, type ConnectionStatus, type WsTransport } from './transport/ws-transport.js';
+
+export type { ConnectionStatus };
+
+declare global {
+  interface Window {
+    mnemo?: BridgeApi;
+  }
+}
+
+let current: Api | null = null;
+let ws: WsTransport | null = null;
+const reconnectListeners = new Set<() => void>();
+const statusListeners = new Set<(status: ConnectionStatus) => void>();
+
+/** The page's token: `?token=` in the query or `#token=` in the hash. */
+export function tokenFromLocation(location: Pick<Location, 'search' | 'hash'>): string | null {
+  const fromQuery = new URLSearchParams(location.search).get('token');
+  if (fromQuery) return fromQuery;
+  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
+  return fromHash || null;
+}
+
+/** ws://host/ws?token=... for the page's own server. */
+export function webSocketUrl(location: Pick<Location, 'protocol' | 'host'>, token: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`;
+}
+
+function pickTransport(): Api {
+  if (typeof window !== 'undefined' && window.mnemo) return apiFromBridge(window.mnemo);
+  const token = typeof location !== 'undefined' ? tokenFromLocation(location) : null;
+  if (!token) {
+    throw new ContractError(
+      'forbidden',
+      'This page has no access token. Open the address that `npm run web` printed (it ends in ?token=…).',
+    );
+  }
+  ws = createWsTransport({
+    url: webSocketUrl(location, token),
+    onProblem: (message, error) => console.warn(message, error),
+  });
+  ws.onReconnect(() => {
+    for (const listener of [...reconnectListeners]) listener();
+  });
+  ws.onStatus((status) => {
+    for (const listener of [...statusListeners]) listener(status);
+  });
+  return ws.api;
+}
+
+export function getApi(): Api {
+  current ??= pickTransport();
+  return current;
+}
+
+/** For tests: use this Api (null: pick again on the next getApi). */
+export function setApi(api: Api | null): void {
+  ws?.close();
+  ws = null;
+  current = api;
+}
+
+/**
+ * After the WebSocket reconnects (browser mode only; an Electron window does not lose its IPC): the
+ * server has already been told `ready` again; re-attach to runs here (chat.attach with the last seq seen).
+ */
+export function onReconnect(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
+}
+
+/** Connection status changes (browser mode only): for a "Reconnecting…" banner. */
+export function onConnectionStatus(listener: (status: ConnectionStatus) => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+/** Browser mode: uploads a file for memory.importPreview and returns its upload id. */
+export function uploadForImport(file: Blob, fileName: string): Promise<string> {
+  const token = tokenFromLocation(location);
+  if (!token) throw new ContractError('forbidden', 'This page has no access token.');
+  return uploadFile(file, fileName, token, location.href);
+}
+
+/** Browser mode: starts the download of an export (the URL is one-time). */
+export function startDownload(downloadUrl: string): void {
+  const link = document.createElement('a');
+  link.href = downloadUrl;
+  link.rel = 'noopener';
+  link.download = '';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
