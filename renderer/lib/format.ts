@@ -1,0 +1,48 @@
+// Small formatting helpers shared by the chat cards and the side panels.
+
+/** 420 → "420", 8200 → "8.2k", 41000 → "41k", 1_250_000 → "1.3M". */
+export function formatTokens(n: number): string {
+  if (!Number.isFinite(n)) return '0';
+  const abs = Math.abs(n);
+  if (abs < 1000) return String(Math.round(n));
+  if (abs < 1_000_000) return trimZero((n / 1000).toFixed(abs < 100_000 ? 1 : 0)) + 'k';
+  return trimZero((n / 1_000_000).toFixed(1)) + 'M';
+}
+
+function trimZero(s: string): string {
+  return s.endsWith('.0') ? s.slice(0, -2) : s;
+}
+
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** 512 → "512 B", 2048 → "2 KB". */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${trimZero((n / 1024).toFixed(1))} KB`;
+  return `${trimZero((n / 1024 / 1024).toFixed(1))} MB`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${trimZero((ms / 1000).toFixed(1))} s`;
+}
+
+/** A time of day for today, else a short date. */
+export function formatTime(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const sameDay = d.toDateString() === now.toDateString();
+  return sameDay
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+/** The message of anything thrown across the contract, without stack or host path. */
+export function errorMessage(err: unknown): string {
+  if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string' && err.message) {
+    return err.message;
+  }
+  return 'Something went wrong.';
+}

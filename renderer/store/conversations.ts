@@ -1,0 +1,145 @@
+// The conversations slice: the sidebar's list, search, and rename/delete (delete is undoable for a few
+// seconds: the backend call is deferred until the Undo toast expires).
+import { create } from 'zustand';
+import type { ConversationSummary } from '../../shared/channels/conversations';
+import { getApi } from '../api';
+import { errorMessage } from '../lib/format';
+import { useChat } from './chat';
+import { toast } from './toast';
+
+export interface SearchResult {
+  id: string;
+  title: string;
+  snippet: string;
+  messageId?: string | undefined;
+}
+
+interface ConversationsState {
+  list: ConversationSummary[];
+  loaded: boolean;
+  query: string;
+  results: SearchResult[] | null;
+  searching: boolean;
+  /** Ids hidden while their delete can still be undone. */
+  hidden: ReadonlySet<string>;
+  refresh(): Promise<void>;
+  setList(list: ConversationSummary[]): void;
+  search(query: string): Promise<void>;
+  rename(id: string, title: string): Promise<boolean>;
+  remove(id: string): void;
+  exportMarkdown(id: string): Promise<void>;
+}
+
+const UNDO_MS = 6_000;
+let searchToken = 0;
+
+export const useConversations = create<ConversationsState>()((set, get) => ({
+  list: [],
+  loaded: false,
+  query: '',
+  results: null,
+  searching: false,
+  hidden: new Set(),
+
+  async refresh() {
+    try {
+      const res = await getApi()['conversations.list']({});
+      get().setList(res.conversations);
+    } catch (err) {
+      set({ loaded: true });
+      toast(`Could not load conversations: ${errorMessage(err)}`, { tone: 'error' });
+    }
+  },
+
+  setList(list) {
+    const sorted = [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    set({ list: sorted, loaded: true });
+  },
+
+  async search(query) {
+    const token = ++searchToken;
+    set({ query });
+    const q = query.trim();
+    if (!q) {
+      set({ results: null, searching: false });
+      return;
+    }
+    set({ searching: true });
+    try {
+      const res = await getApi()['conversations.search']({ query: q });
+      if (token === searchToken) set({ results: res.results, searching: false });
+    } catch (err) {
+      if (token === searchToken) set({ results: [], searching: false });
+      toast(errorMessage(err), { tone: 'error' });
+    }
+  },
+
+  async rename(id, title) {
+    try {
+      const res = await getApi()['conversations.rename']({ id, title });
+      set({ list: get().list.map((c) => (c.id === id ? res.conversation : c)) });
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), { tone: 'error' });
+      return false;
+    }
+  },
+
+  remove(id) {
+    const conversation = get().list.find((c) => c.id === id);
+    set({ hidden: new Set([...get().hidden, id]) });
+    if (useChat.getState().conversationId === id) void useChat.getState().open(null);
+    let undone = false;
+    const unhide = (): void => {
+      const hidden = new Set(get().hidden);
+      hidden.delete(id);
+      set({ hidden });
+    };
+    const timer = setTimeout(() => {
+      if (undone) return;
+      const api = getApi();
+      api['conversations.delete']({ id })
+        .then(() => {
+          set({ list: get().list.filter((c) => c.id !== id) });
+          unhide();
+        })
+        .catch((err: unknown) => {
+          unhide();
+          toast(`Could not delete the conversation: ${errorMessage(err)}`, { tone: 'error' });
+        });
+    }, UNDO_MS);
+    toast(`Deleted “${conversation?.title || 'Untitled'}”.`, {
+      timeoutMs: UNDO_MS,
+      action: {
+        label: 'Undo',
+        run: () => {
+          undone = true;
+          clearTimeout(timer);
+          unhide();
+        },
+      },
+    });
+  },
+
+  async exportMarkdown(id) {
+    try {
+      const res = await getApi()['conversations.export']({ id });
+      downloadText(res.fileName, res.markdown, 'text/markdown');
+    } catch (err) {
+      toast(`Export failed: ${errorMessage(err)}`, { tone: 'error' });
+    }
+  },
+}));
+
+/** Save text as a file through the browser's download (works in Electron's window too). */
+export function downloadText(fileName: string, text: string, mime: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,78 @@
+// The settings slice: the settings view from the backend (never the API key itself, only whether one is
+// set and where it comes from) and the host's info (data folder, browser or Electron).
+import { create } from 'zustand';
+import type { AppInfo } from '../../shared/channels/app';
+import type { Settings, SettingsView } from '../../shared/channels/settings';
+import { getApi } from '../api';
+import { errorMessage } from '../lib/format';
+import { toast } from './toast';
+
+interface SettingsState {
+  view: SettingsView | null;
+  info: AppInfo | null;
+  loadError: string | null;
+  load(): Promise<void>;
+  setView(view: SettingsView): void;
+  update(patch: Partial<Settings>): Promise<boolean>;
+  setApiKey(apiKey: string | null): Promise<boolean>;
+  reset(): Promise<boolean>;
+  openDataFolder(): Promise<void>;
+}
+
+export const useSettings = create<SettingsState>()((set) => ({
+  view: null,
+  info: null,
+  loadError: null,
+
+  async load() {
+    try {
+      const [view, info] = await Promise.all([getApi()['settings.get']({}), getApi()['app.info']({})]);
+      set({ view, info, loadError: null });
+    } catch (err) {
+      set({ loadError: errorMessage(err) });
+    }
+  },
+
+  setView(view) {
+    set({ view });
+  },
+
+  async update(patch) {
+    try {
+      set({ view: await getApi()['settings.set']({ patch }) });
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), { tone: 'error' });
+      return false;
+    }
+  },
+
+  async setApiKey(apiKey) {
+    try {
+      set({ view: await getApi()['settings.setApiKey']({ apiKey }) });
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), { tone: 'error' });
+      return false;
+    }
+  },
+
+  async reset() {
+    try {
+      set({ view: await getApi()['settings.reset']({}) });
+      return true;
+    } catch (err) {
+      toast(errorMessage(err), { tone: 'error' });
+      return false;
+    }
+  },
+
+  async openDataFolder() {
+    try {
+      const res = await getApi()['app.openDataFolder']({ which: 'data' });
+      if (!res.opened) toast('This window cannot open folders: the path is shown above.', { tone: 'info' });
+    } catch (err) {
+      toast(errorMessage(err), { tone: 'error' });
+    }
+  },
+}));
