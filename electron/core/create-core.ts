@@ -77,7 +77,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   log.info('core started', {
     host: options.host.kind,
     version: ctx.version,
-    apiKey: settings.apiKeyStatus().source,
+    keySource: settings.apiKeyStatus().source,
     customBaseUrl: ctx.baseUrl !== undefined,
   });
 
