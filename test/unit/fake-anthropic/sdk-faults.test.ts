@@ -92,7 +92,7 @@ describe('HTTP errors through the SDK', () => {
     expect(response.status).toBe(529);
     expect(response.headers.get('retry-after-ms')).toBe('1500');
     expect(response.headers.get('retry-after')).toBe('2');
-    const body = await response.json();
+    const body = (await response.json()) as { request_id: string };
     expect(body).toMatchObject({
       type: 'error',
       error: {
@@ -107,7 +107,7 @@ describe('HTTP errors through the SDK', () => {
   it('refuses a missing key (401), a wrong key (401) and a forbidden key (403)', async () => {
     const missing = await fetch(`${fake.url}/v1/messages`, { method: 'POST', body: JSON.stringify(params) });
     expect(missing.status).toBe(401);
-    expect((await missing.json()).error.type).toBe('authentication_error');
+    expect(((await missing.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
     expect(await failure(clientFor(0, 'wrong').messages.create(params))).toBeInstanceOf(AuthenticationError);
     expect(await failure(clientFor(0, 'forbidden').messages.create(params))).toBeInstanceOf(
       PermissionDeniedError,
@@ -119,7 +119,7 @@ describe('HTTP errors through the SDK', () => {
       headers: { 'x-api-key': 'test' },
     });
     expect(response.status).toBe(200);
-    expect((await response.json()).max_input_tokens).toBe(200_000);
+    expect(((await response.json()) as { max_input_tokens: number }).max_input_tokens).toBe(200_000);
   });
 });
 
