@@ -1,0 +1,88 @@
+// Export: the memory folder as a .zip, folders preserved, optionally with the journal. Files are read
+// straight from disk (no last-read side effects) and only what the memory itself lists goes in: links are
+// never followed, so an export cannot carry anything from outside the root.
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { zipSync, type Zippable } from 'fflate';
+import type { Memory } from '../types.js';
+import { JOURNAL_PREFIX, TOP_FOLDER } from './limits.js';
+
+export interface ExportOptions {
+  includeJournal: boolean;
+  /** For the file name (tests). */
+  now?: Date;
+}
+
+export interface ExportResult {
+  data: Uint8Array;
+  fileName: string;
+  files: number;
+  folders: number;
+  journalFiles: number;
+}
+
+// Unix mode bits in the high half of the external attributes, so unzip restores private permissions.
+const FILE_ATTRS = (0o100600 << 16) >>> 0;
+const DIR_ATTRS = ((0o040700 << 16) | 0x10) >>> 0;
+
+function segmentsOf(modelPath: string): string[] {
+  return modelPath.split('/').slice(2); // '/memories/a/b.md' -> ['a', 'b.md']
+}
+
+async function readRegular(host: string): Promise<{ data: Uint8Array; mtime: Date } | undefined> {
+  const stat = await lstat(host).catch(() => undefined);
+  // A hard link may be a planted alias of a file outside the root: never export it.
+  if (!stat?.isFile() || stat.nlink > 1) return undefined;
+  const data = await readFile(host).catch(() => undefined);
+  return data ? { data, mtime: stat.mtime } : undefined;
+}
+
+async function walkJournal(dir: string, rel: string, out: Zippable): Promise<number> {
+  let count = 0;
+  const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const item of items.sort((a, b) => a.name.localeCompare(b.name))) {
+    const host = path.join(dir, item.name);
+    const name = rel + item.name;
+    if (item.isDirectory()) count += await walkJournal(host, `${name}/`, out);
+    else if (item.isFile()) {
+      const file = await readRegular(host);
+      if (file) {
+        out[JOURNAL_PREFIX + name] = [file.data, { os: 3, attrs: FILE_ATTRS, mtime: file.mtime }];
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
+export function exportFileName(now: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `mnemo-memory-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.zip`;
+}
+
+export async function exportMemory(
+  memory: Pick<Memory, 'root' | 'journalDir' | 'list'>,
+  options: ExportOptions,
+): Promise<ExportResult> {
+  const entries = await memory.list();
+  const zippable: Zippable = {};
+  let files = 0;
+  let folders = 0;
+  for (const entry of entries) {
+    const segments = segmentsOf(entry.path);
+    if (segments.length === 0) continue;
+    const name = TOP_FOLDER + segments.join('/');
+    if (entry.kind === 'dir') {
+      zippable[`${name}/`] = [new Uint8Array(0), { os: 3, attrs: DIR_ATTRS }];
+      folders++;
+      continue;
+    }
+    const file = await readRegular(path.join(memory.root, ...segments));
+    if (!file) continue;
+    zippable[name] = [file.data, { os: 3, attrs: FILE_ATTRS, mtime: file.mtime }];
+    files++;
+  }
+  const journalFiles = options.includeJournal ? await walkJournal(memory.journalDir, '', zippable) : 0;
+  const data = zipSync(zippable, { level: 6 });
+  return { data, fileName: exportFileName(options.now ?? new Date()), files, folders, journalFiles };
+}
