@@ -1,0 +1,147 @@
+// The Electron IPC transport, main side, without Electron: everything here takes stand-ins for ipcMain,
+// webContents and frames, so it runs (and is tested) under plain Node. electron/ipc.ts only binds it.
+//
+// One generic invoke channel ('mnemo:invoke' carrying {channel, payload}) rather than one ipcMain channel
+// per contract channel: the contract is then checked in exactly one place (the dispatcher refuses unknown
+// channels with a clear error instead of Electron's "No handler registered"), the sender check cannot be
+// forgotten on a channel, and adding a contract channel needs no IPC registration.
+import { IPC_EVENT, IPC_INVOKE } from '../../../shared/channel-names.js';
+import type { Handlers } from '../../../shared/contract.js';
+import { MAX_MESSAGE_BYTES, utf8Length, type Outcome } from '../../../shared/wire.js';
+import type { Logger } from '../context.js';
+import { RpcServer, type EventSource, type RpcSession } from '../rpc/server.js';
+
+export interface FrameLike {
+  readonly url: string;
+  readonly parent: FrameLike | null;
+}
+
+export interface WebContentsLike {
+  readonly id: number;
+  send(channel: string, ...args: unknown[]): void;
+  isDestroyed(): boolean;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+}
+
+export interface InvokeEventLike {
+  readonly sender: WebContentsLike;
+  readonly senderFrame: FrameLike | null;
+}
+
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => unknown): void;
+  removeHandler(channel: string): void;
+}
+
+export interface IpcServerOptions {
+  ipcMain: IpcMainLike;
+  handlers: Handlers;
+  bus: EventSource;
+  log: Logger;
+  /** Is this the app's own page? Gets the URL of the sending frame (already known to be a top frame). */
+  isAllowedSender: (frameUrl: string | undefined) => boolean;
+}
+
+export interface IpcServer {
+  readonly rpc: RpcServer;
+  /** Starts queueing events for a window before its page has loaded (so nothing emitted meanwhile is lost). */
+  addWindow(contents: WebContentsLike): void;
+  dispose(): void;
+}
+
+interface IpcSender {
+  frame: FrameLike | null;
+}
+
+/** Navigation params across Electron versions: the details object (new) or positional arguments (old). */
+interface NavigationDetails {
+  isMainFrame?: boolean;
+  isSameDocument?: boolean;
+}
+
+export function createIpcServer(options: IpcServerOptions): IpcServer {
+  const { log } = options;
+  const rpc = new RpcServer({ handlers: options.handlers, bus: options.bus, log });
+  const sessions = new Map<number, RpcSession<IpcSender>>();
+
+  // Only the top frame of the app's own page: not a subframe (even one on the app's origin), not a page
+  // the window was navigated to.
+  const isAllowed = (sender: IpcSender): boolean =>
+    sender.frame !== null && sender.frame.parent === null && options.isAllowedSender(sender.frame.url);
+
+  const sessionFor = (contents: WebContentsLike): RpcSession<IpcSender> => {
+    let session = sessions.get(contents.id);
+    if (session) return session;
+    session = rpc.openSession<IpcSender>({
+      kind: 'ipc',
+      isAllowed,
+      deliver: (name, payload) => {
+        if (!contents.isDestroyed()) contents.send(IPC_EVENT, { name, payload });
+      },
+    });
+    sessions.set(contents.id, session);
+    const current = session;
+    // A reload or a crashed renderer: the new page has no listeners yet, so queue until it says ready.
+    contents.on('did-start-navigation', ((
+      details?: NavigationDetails,
+      _url?: string,
+      inPlace?: boolean,
+      mainFrame?: boolean,
+    ) => {
+      const isMainFrame = details?.isMainFrame ?? mainFrame ?? false;
+      const isSameDocument = details?.isSameDocument ?? inPlace ?? false;
+      if (isMainFrame && !isSameDocument) current.markNotReady();
+    }) as (...args: never[]) => void);
+    contents.on('render-process-gone', () => current.markNotReady());
+    contents.on('destroyed', () => {
+      current.close();
+      sessions.delete(contents.id);
+    });
+    return current;
+  };
+
+  const refuse = (code: 'invalid_request', message: string): Outcome => ({
+    ok: false,
+    error: { code, message },
+  });
+
+  options.ipcMain.handle(IPC_INVOKE, async (event, message): Promise<Outcome> => {
+    const sender: IpcSender = { frame: event.senderFrame };
+    // The sender is checked before anything about the message is looked at.
+    if (!isAllowed(sender)) {
+      return rpc.dispatch({
+        sender,
+        isAllowed,
+        channel: undefined,
+        payload: undefined,
+        ctx: { clientId: 'foreign' },
+      });
+    }
+    if (typeof message !== 'object' || message === null)
+      return refuse('invalid_request', 'Malformed IPC message.');
+    const { channel, payload } = message as { channel?: unknown; payload?: unknown };
+    let size: number;
+    try {
+      size = utf8Length(JSON.stringify(payload) ?? '');
+    } catch {
+      return refuse('invalid_request', 'The request cannot be serialised (a cycle or an unsupported value).');
+    }
+    if (size > MAX_MESSAGE_BYTES) {
+      return refuse(
+        'invalid_request',
+        `The request is too large (at most ${MAX_MESSAGE_BYTES / 1024 / 1024} MB).`,
+      );
+    }
+    return sessionFor(event.sender).invoke(sender, channel, payload);
+  });
+
+  return {
+    rpc,
+    addWindow: (contents) => void sessionFor(contents),
+    dispose() {
+      options.ipcMain.removeHandler(IPC_INVOKE);
+      rpc.close();
+      sessions.clear();
+    },
+  };
+}

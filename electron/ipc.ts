@@ -1,0 +1,38 @@
+// Binds the backend to Electron's ipcMain. The logic lives in core/transports/ipc-server.ts (plain Node,
+// tested with stand-ins for ipcMain and webContents); this file only adapts Electron's types, and imports
+// nothing from electron at run time.
+import type { IpcMain, WebContents } from 'electron';
+import type { Handlers } from '../shared/contract.js';
+import type { Logger } from './core/context.js';
+import type { EventSource } from './core/rpc/server.js';
+import {
+  createIpcServer,
+  type IpcMainLike,
+  type IpcServer,
+  type WebContentsLike,
+} from './core/transports/ipc-server.js';
+
+export interface BindIpcOptions {
+  ipcMain: IpcMain;
+  handlers: Handlers;
+  bus: EventSource;
+  log: Logger;
+  /** The URL of the sending top frame: allow only the app's own page (e.g. app://mnemo/...). */
+  isAllowedSender: (frameUrl: string | undefined) => boolean;
+}
+
+export interface IpcBinding {
+  /** Call right after creating a window, so that events emitted while its page loads are queued for it. */
+  addWindow(contents: WebContents): void;
+  dispose(): void;
+  readonly server: IpcServer;
+}
+
+export function bindIpc(options: BindIpcOptions): IpcBinding {
+  const server = createIpcServer({ ...options, ipcMain: options.ipcMain as unknown as IpcMainLike });
+  return {
+    addWindow: (contents) => server.addWindow(contents as unknown as WebContentsLike),
+    dispose: () => server.dispose(),
+    server,
+  };
+}
