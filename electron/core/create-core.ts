@@ -43,10 +43,10 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const env = options.env ?? process.env;
   const dataDir = ensureDataDir(options.dataDir);
   // The logger masks the key in use, but it exists before the settings store does.
-  const keySource: { store?: SettingsStore } = {};
+  const keyHolder: { store?: SettingsStore } = {};
   const log = createFileLogger({
     dataDir,
-    secrets: () => [env.ANTHROPIC_API_KEY, safeKey(keySource.store)],
+    secrets: () => [env.ANTHROPIC_API_KEY, safeKey(keyHolder.store)],
     ...(options.logEcho ? { echo: options.logEcho } : env.MNEMO_DEBUG ? { echo: stderrEcho } : {}),
   });
   const settings = createSettingsStore({
@@ -60,7 +60,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     }),
     ...(options.conf ? { conf: options.conf } : {}),
   });
-  keySource.store = settings;
+  keyHolder.store = settings;
   const bus = new FanOutBus();
   const runs = new RunRegistry(bus);
   const ctx: CoreContext = {
