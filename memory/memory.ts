@@ -1,7 +1,568 @@
-// Placeholder so others can compile against the API; the real implementation replaces this file shortly.
-import { MemoryError } from './errors.js';
-import type { Memory, MemoryOptions } from './types.js';
+// The memory store: one instance per data folder. Every change goes through `exclusive` (per-path queue,
+// then the commit mutex and the cross-process lock), is journaled durably, and only then applied to the
+// files (README.md: "Durability and recovery").
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { checkContent, decodeUtf8 } from './content.js';
+import { MemoryError, toMemoryError } from './errors.js';
+import {
+  atomicWrite,
+  crashPoint,
+  DIR_MODE,
+  ensureFolders,
+  fsyncDir,
+  linkError,
+  lstatOrNull,
+  readRegular,
+} from './fs-safe.js';
+import {
+  diffOf,
+  forgetPath,
+  historyOf,
+  listDeleted,
+  restoreEntry,
+  revertEntry,
+  toPublicEntry,
+} from './history.js';
+import { Journal, type JournalRecord } from './journal.js';
+import { deletePath, renamePath } from './mutations.js';
+import { PathQueue, ProcessLock } from './lock.js';
+import { foldName, joinModel, parseMemoryPath, ROOT, toHost, type ParsedPath } from './paths.js';
+import { recoverAtStartup } from './recovery.js';
+import { loadState, saveState } from './state.js';
+import { createTool } from './tool.js';
+import { scanDir, scanPath, Tree, type FileNode } from './tree.js';
+import { Watcher } from './watcher.js';
+import {
+  defaultLimits,
+  type Actor,
+  type BaseVersion,
+  type ChangeEvent,
+  type ChangeResult,
+  type DiffResult,
+  type FileContent,
+  type JournalEntry,
+  type Memory,
+  type MemoryEntry,
+  type MemoryLimits,
+  type MemoryOptions,
+  type MemoryTool,
+} from './types.js';
 
-export async function createMemory(_options: MemoryOptions): Promise<Memory> {
-  throw new MemoryError('closed', 'The memory layer is not implemented yet.');
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+const DAY_MS = 86_400_000;
+
+export interface CurrentFile {
+  bytes: Buffer;
+  hash: string;
+  size: number;
+}
+
+export async function createMemory(options: MemoryOptions): Promise<Memory> {
+  const store = new MemoryStore(options);
+  await store.open();
+  return store;
+}
+
+export class MemoryStore implements Memory {
+  readonly root: string;
+  readonly journalDir: string;
+  readonly limits: MemoryLimits;
+  readonly tool: MemoryTool;
+  readonly clock: () => number;
+  readonly tree = new Tree();
+  readonly wal: Journal;
+  readonly lock: ProcessLock;
+  readonly lastRead = new Map<string, number>();
+  private readonly queue = new PathQueue();
+  private readonly listeners = new Set<(e: ChangeEvent) => void>();
+  private readonly dirtyDirs = new Set<string>();
+  private rootReal = '';
+  private watcher: Watcher | undefined;
+  private stateTimer: NodeJS.Timeout | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: MemoryOptions) {
+    this.root = path.join(path.resolve(options.dataDir), 'memories');
+    this.journalDir = path.join(path.resolve(options.dataDir), 'memory-journal');
+    this.limits = { ...defaultLimits, ...options.limits };
+    this.clock = options.clock ?? Date.now;
+    this.wal = new Journal(this.journalDir);
+    this.lock = new ProcessLock(this.journalDir);
+    this.tool = createTool(this);
+  }
+
+  async open(): Promise<void> {
+    await fsp.mkdir(path.resolve(this.options.dataDir), { recursive: true, mode: DIR_MODE });
+    for (const dir of [this.root, this.journalDir]) {
+      await fsp.mkdir(dir, { mode: DIR_MODE }).catch((err: { code?: string }) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      const st = await fsp.lstat(dir);
+      if (!st.isDirectory())
+        throw new MemoryError('link', 'The memory folder is a link or a file; it must be a real folder.');
+    }
+    this.rootReal = await fsp.realpath(this.root);
+    await this.lock.clearDeadOwner();
+    await this.lock.run(async () => {
+      await this.wal.load(true);
+      const scanned = await scanDir(this.root, true);
+      if (scanned) this.tree.set([], scanned);
+      const state = await loadState(this.journalDir);
+      for (const [p, s] of Object.entries(state.files)) if (s.r) this.lastRead.set(p, s.r);
+      await recoverAtStartup(this, state);
+      await this.syncDirsAndCheckpoint();
+      await saveState(this);
+    });
+    if (this.options.watch !== false) {
+      this.watcher = new Watcher(this, this.options.watchDebounceMs ?? 150);
+      this.watcher.start();
+    }
+  }
+
+  // ---- plumbing shared by the modules of this folder ----
+
+  hostOf(segments: readonly string[]): string {
+    return toHost(this.root, segments);
+  }
+
+  get realRoot(): string {
+    return this.rootReal;
+  }
+
+  /** Run a change: ordered against overlapping paths, then serialized with every writer of this data folder. */
+  exclusive<T>(paths: readonly string[], task: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new MemoryError('closed', 'The memory store is closed.'));
+    return this.queue.run(paths, () =>
+      this.lock.run(async () => {
+        await this.catchUp();
+        return task();
+      }),
+    );
+  }
+
+  /** Apply changes other processes journaled since we last looked (their files are already on disk). */
+  async catchUp(): Promise<void> {
+    const news = await this.wal.catchUp();
+    if (news === 'reloaded') {
+      const scanned = await scanDir(this.root, false);
+      if (scanned) this.tree.set([], scanned);
+      await this.rehashUnknown();
+      return;
+    }
+    for (const r of news) {
+      for (const p of [r.path, r.newPath]) {
+        if (!p) continue;
+        const segs = p === ROOT ? [] : p.slice(ROOT.length + 1).split('/');
+        const node = await scanPath(this.hostOf(segs));
+        if (node) {
+          if (node.kind === 'file' && (p === r.newPath || !r.newPath) && r.after) node.hash = r.after;
+          this.tree.set(segs, node);
+        } else this.tree.remove(segs);
+      }
+      await this.rehashUnknown();
+      this.emitRecord(r);
+    }
+  }
+
+  /** Fill in hashes the tree lacks (after a rescan). */
+  async rehashUnknown(): Promise<void> {
+    for (const f of this.tree.files()) {
+      if (f.node.hash) continue;
+      try {
+        const { bytes } = await readRegular(this.hostOf(f.segments), this.rootReal, joinModel(f.segments));
+        f.node.hash = sha256(bytes);
+      } catch {
+        // unreadable (raced away, or a link): left without a hash, compared by size on the next scan
+      }
+    }
+  }
+
+  record(
+    actor: Actor,
+    command: string,
+    p: string,
+    before: string | null,
+    after: string | null,
+    extra?: Partial<JournalRecord>,
+  ): JournalRecord {
+    const rec: JournalRecord = {
+      id: `${this.clock().toString(36)}-${randomBytes(6).toString('hex')}`,
+      at: this.clock(),
+      actor: actor.kind,
+      command,
+      path: p,
+      before,
+      after,
+      ...extra,
+    };
+    if (actor.kind === 'agent') {
+      rec.conversationId = actor.conversationId;
+      rec.toolUseId = actor.toolUseId;
+      if (actor.messageId) rec.messageId = actor.messageId;
+      if (actor.conversationTitle) rec.conversationTitle = actor.conversationTitle;
+    }
+    return rec;
+  }
+
+  /** Journal the records (durable when this resolves), then prune the journal if it outgrew its cap. */
+  async commit(records: readonly JournalRecord[], contents: ReadonlyMap<string, Buffer>): Promise<void> {
+    await this.wal.append(records, contents);
+    crashPoint('after-journal');
+  }
+
+  async maybePrune(): Promise<void> {
+    if (this.wal.bytes > this.limits.journalCapBytes) await this.wal.prune(this.limits.journalCapBytes);
+  }
+
+  /**
+   * The file at `p` right now: its bytes and hash, or null when nothing is there. Folders and links are
+   * refused with a clear message; the disk is the truth, not the cache.
+   */
+  async current(p: ParsedPath): Promise<CurrentFile | null> {
+    const host = this.hostOf(p.segments);
+    const st = await lstatOrNull(host);
+    if (!st) return null;
+    if (st.isSymbolicLink()) throw linkError(p.path, 'symbolic');
+    if (st.isDirectory()) throw new MemoryError('not_a_file', `The path ${p.path} is a folder, not a file.`);
+    const { bytes } = await readRegular(host, this.rootReal, p.path);
+    return { bytes, hash: sha256(bytes), size: bytes.length };
+  }
+
+  /**
+   * Before journaling a new file at `p`: every existing parent must be a real folder, and no name may
+   * differ from an existing sibling only by case or Unicode form (they would collide on macOS/Windows).
+   */
+  async preflightNew(p: ParsedPath, ignore?: string): Promise<void> {
+    let host = this.root;
+    let dir = this.tree.root;
+    for (let i = 0; i < p.segments.length; i++) {
+      const seg = p.segments[i]!;
+      const isLast = i === p.segments.length - 1;
+      host = path.join(host, seg);
+      const existing = dir?.children.get(seg);
+      if (!existing && dir) {
+        const folded = foldName(seg);
+        for (const name of dir.children.keys())
+          if (foldName(name) === folded && joinModel([...p.segments.slice(0, i), name]) !== ignore)
+            throw new MemoryError(
+              'invalid_path',
+              `"${seg}" differs only in letter case or Unicode form from the existing "${name}" in ${joinModel(p.segments.slice(0, i))}; ` +
+                'on Windows and macOS they would be the same name. Use the existing name or a different one.',
+            );
+      }
+      if (!isLast) {
+        const st = await lstatOrNull(host);
+        if (st?.isSymbolicLink()) throw linkError(joinModel(p.segments.slice(0, i + 1)), 'symbolic');
+        if (st && !st.isDirectory())
+          throw new MemoryError(
+            'not_a_folder',
+            `${joinModel(p.segments.slice(0, i + 1))} is a file, so it cannot contain other files.`,
+          );
+        if (!st) return;
+      }
+      dir = existing?.kind === 'dir' ? existing : undefined!;
+      if (!dir && !isLast) return;
+    }
+  }
+
+  /** The parent folder of `segments` must be reached without any link (else a delete could act outside). */
+  async assertRealParent(segments: readonly string[]): Promise<void> {
+    const parent = segments.slice(0, -1);
+    const real = await fsp.realpath(this.hostOf(parent)).catch(() => null);
+    if (real !== (parent.length ? path.join(this.rootReal, ...parent) : this.rootReal))
+      throw linkError(joinModel(parent), 'symbolic');
+  }
+
+  checkQuota(oldSize: number, newSize: number): void {
+    const next = this.tree.totalBytes - oldSize + newSize;
+    if (newSize > oldSize && next > this.limits.quotaBytes)
+      throw new MemoryError(
+        'quota',
+        `Refused: memory would use ${next} bytes, above its quota of ${this.limits.quotaBytes} bytes. ` +
+          'Delete or shorten files that are no longer needed first.',
+      );
+  }
+
+  /** Write a file after its change was journaled: folders, temp file, fdatasync, rename; then the cache. */
+  async put(p: ParsedPath, bytes: Buffer, hash: string): Promise<void> {
+    const dirHost = await ensureFolders(this.root, p.segments.slice(0, -1), (n) =>
+      joinModel(p.segments.slice(0, n)),
+    );
+    const st = await atomicWrite(path.join(dirHost, p.segments[p.segments.length - 1]!), bytes);
+    const node: FileNode = { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, hash };
+    this.tree.set(p.segments, node);
+    this.dirtyDirs.add(dirHost);
+    this.scheduleFlush();
+  }
+
+  noteDirty(hostDir: string): void {
+    this.dirtyDirs.add(hostDir);
+    this.scheduleFlush();
+  }
+
+  emitRecord(r: JournalRecord): void {
+    const event: ChangeEvent = { actor: r.actor, command: r.command, path: r.path, journalId: r.id };
+    if (r.newPath) event.newPath = r.newPath;
+    if (r.conversationId) event.conversationId = r.conversationId;
+    this.emit(event);
+  }
+
+  emit(event: ChangeEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // a listener's failure must not undo or block a committed change
+      }
+    }
+  }
+
+  // ---- the user API ----
+
+  async list(): Promise<MemoryEntry[]> {
+    await this.settle();
+    const out: MemoryEntry[] = [];
+    const now = this.clock();
+    const walk = (segs: string[]): void => {
+      const node = this.tree.get(segs);
+      if (!node || node.kind !== 'dir') return;
+      for (const name of [...node.children.keys()].sort()) {
+        const child = node.children.get(name)!;
+        if (child.kind === 'other' || name.startsWith('.')) continue;
+        const s = [...segs, name];
+        const p = joinModel(s);
+        const lastRead = this.lastRead.get(p) ?? null;
+        out.push({
+          path: p,
+          kind: child.kind,
+          size: child.kind === 'file' ? child.size : 0,
+          modifiedAt: new Date(child.mtimeMs).toISOString(),
+          lastReadAt: lastRead === null ? null : new Date(lastRead).toISOString(),
+          stale: child.kind === 'file' && this.isStale(p, child.mtimeMs, now),
+        });
+        if (child.kind === 'dir') walk(s);
+      }
+    };
+    walk([]);
+    return out;
+  }
+
+  isStale(p: string, mtimeMs: number, now = this.clock()): boolean {
+    const last = Math.max(this.lastRead.get(p) ?? 0, mtimeMs);
+    return now - last > this.limits.staleAfterDays * DAY_MS;
+  }
+
+  async usage(): Promise<{ totalBytes: number; quotaBytes: number }> {
+    await this.settle();
+    return { totalBytes: this.tree.totalBytes, quotaBytes: this.limits.quotaBytes };
+  }
+
+  /** Make the cache reflect other processes' journaled changes and pending watcher events. */
+  async settle(): Promise<void> {
+    await this.watcher?.drain();
+    await this.lock.run(() => this.catchUp());
+  }
+
+  async read(input: string): Promise<FileContent> {
+    const p = parseMemoryPath(input);
+    if (p.segments.length === 0)
+      throw new MemoryError('not_a_file', `${ROOT} is the memory folder, not a file.`);
+    try {
+      const { bytes } = await readRegular(this.hostOf(p.segments), this.rootReal, p.path);
+      return { path: p.path, content: decodeUtf8(bytes, p.path), version: sha256(bytes) };
+    } catch (err) {
+      throw toMemoryError(err, p.path);
+    }
+  }
+
+  async write(
+    input: string,
+    content: string,
+    baseVersion: BaseVersion,
+    actor: Actor = { kind: 'user' },
+  ): Promise<ChangeResult> {
+    const p = parseMemoryPath(input);
+    if (p.segments.length === 0)
+      throw new MemoryError('not_a_file', `${ROOT} is the memory folder, not a file.`);
+    checkContent(p.path, content, this.limits);
+    return this.guard(p.path, () =>
+      this.exclusive([p.path], async () => {
+        const cur = await this.current(p);
+        const mine = Buffer.from(content, 'utf8');
+        const hash = sha256(mine);
+        if (baseVersion !== 'any' && (baseVersion === null ? cur !== null : cur?.hash !== baseVersion)) {
+          throw new MemoryError(
+            'conflict',
+            cur
+              ? `${p.path} changed since you opened it. Compare both versions and save again.`
+              : `${p.path} was deleted since you opened it.`,
+            {
+              path: p.path,
+              current: cur ? cur.bytes.toString('utf8') : null,
+              currentVersion: cur?.hash ?? null,
+              mine: content,
+            },
+          );
+        }
+        if (!cur) await this.preflightNew(p);
+        this.checkQuota(cur?.size ?? 0, mine.length);
+        const rec = this.record(
+          actor,
+          actor.kind === 'import' ? 'import' : cur ? 'write' : 'create',
+          p.path,
+          cur?.hash ?? null,
+          hash,
+        );
+        const blobs = new Map<string, Buffer>([[hash, mine]]);
+        if (cur) blobs.set(cur.hash, cur.bytes);
+        await this.commit([rec], blobs);
+        await this.put(p, mine, hash);
+        this.emitRecord(rec);
+        await this.maybePrune();
+        return { version: hash, journalId: rec.id };
+      }),
+    );
+  }
+
+  async create(input: string, content: string, actor: Actor = { kind: 'user' }): Promise<ChangeResult> {
+    const p = parseMemoryPath(input);
+    if (p.segments.length === 0)
+      throw new MemoryError('exists', `${ROOT} already exists (it is the memory folder).`);
+    checkContent(p.path, content, this.limits);
+    return this.guard(p.path, () =>
+      this.exclusive([p.path], async () => {
+        const st = await lstatOrNull(this.hostOf(p.segments));
+        if (st) throw new MemoryError('exists', `File ${p.path} already exists`);
+        await this.preflightNew(p);
+        const mine = Buffer.from(content, 'utf8');
+        const hash = sha256(mine);
+        this.checkQuota(0, mine.length);
+        const rec = this.record(actor, 'create', p.path, null, hash);
+        await this.commit([rec], new Map([[hash, mine]]));
+        await this.put(p, mine, hash);
+        this.emitRecord(rec);
+        await this.maybePrune();
+        return { version: hash, journalId: rec.id };
+      }),
+    );
+  }
+
+  async rename(from: string, to: string, actor: Actor = { kind: 'user' }): Promise<{ journalId: string }> {
+    return renamePath(this, from, to, actor);
+  }
+
+  async delete(input: string, actor: Actor = { kind: 'user' }): Promise<{ journalId: string }> {
+    return deletePath(this, input, actor);
+  }
+
+  /** Map raw file-system errors to MemoryErrors without host paths. */
+  async guard<T>(modelPath: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (err) {
+      throw toMemoryError(err, modelPath);
+    }
+  }
+
+  async history(input: string): Promise<JournalEntry[]> {
+    await this.settle();
+    return historyOf(this, parseMemoryPath(input).path);
+  }
+
+  async journal(): Promise<JournalEntry[]> {
+    await this.settle();
+    return [...this.wal.entries].reverse().map((r) => toPublicEntry(this, r));
+  }
+
+  async diff(journalId: string): Promise<DiffResult> {
+    await this.settle();
+    return diffOf(this, journalId);
+  }
+
+  revert(journalId: string, actor: Actor = { kind: 'user' }): Promise<{ journalId: string }> {
+    return revertEntry(this, journalId, actor);
+  }
+
+  async deleted(): Promise<JournalEntry[]> {
+    await this.settle();
+    return listDeleted(this);
+  }
+
+  restore(journalId: string, actor: Actor = { kind: 'user' }): Promise<{ journalId: string }> {
+    return restoreEntry(this, journalId, actor);
+  }
+
+  forget(input: string): Promise<void> {
+    return forgetPath(this, input);
+  }
+
+  async stale(): Promise<MemoryEntry[]> {
+    return (await this.list()).filter((e) => e.stale);
+  }
+
+  touchRead(paths: readonly string[]): void {
+    const now = this.clock();
+    for (const p of paths) {
+      try {
+        this.lastRead.set(parseMemoryPath(p).path, now);
+      } catch {
+        // backfill may pass paths that are not ours; ignore them
+      }
+    }
+    this.scheduleStateSave();
+  }
+
+  onChange(listener: (event: ChangeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private scheduleStateSave(): void {
+    if (this.stateTimer || this.closed) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      void this.lock.run(() => saveState(this)).catch(() => undefined);
+    }, 2000);
+    this.stateTimer.unref();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.closed) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush().catch(() => undefined);
+    }, 1000);
+    this.flushTimer.unref();
+  }
+
+  /** fsync the folders we renamed into, then mark everything journaled so far as settled. */
+  async syncDirsAndCheckpoint(): Promise<void> {
+    const dirs = [...this.dirtyDirs];
+    this.dirtyDirs.clear();
+    for (const d of dirs) await fsyncDir(d).catch(() => undefined);
+    await this.wal.checkpoint();
+  }
+
+  async flush(): Promise<void> {
+    if (this.closed) return;
+    await this.lock.run(async () => {
+      await this.syncDirsAndCheckpoint();
+      await saveState(this);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.watcher?.stop();
+    clearTimeout(this.stateTimer);
+    clearTimeout(this.flushTimer);
+    this.stateTimer = this.flushTimer = undefined;
+    await this.flush();
+    this.closed = true;
+    await this.lock.run(async () => undefined);
+    await this.wal.closeHandles();
+  }
 }

@@ -1,0 +1,188 @@
+// File-system primitives that never follow a link out of the root and never leave a half-written file.
+import { constants, promises as fsp, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { MemoryError } from './errors.js';
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+/** Temp files of an atomic write; startup removes any left by a crash. Names starting with "." are refused as memory paths. */
+export const TEMP_PREFIX = '.mnemo-tmp-';
+
+const crashAt = process.env.MNEMO_CRASH_AT;
+let crashCountdown = Number(process.env.MNEMO_CRASH_AFTER ?? '0');
+
+/**
+ * Test hook for the crash test: with MNEMO_CRASH_AT=<point> the process kills itself (SIGKILL, no cleanup)
+ * the (MNEMO_CRASH_AFTER+1)-th time it reaches that point.
+ */
+export function crashPoint(name: 'after-journal' | 'after-temp-write' | 'after-rename'): void {
+  if (crashAt !== name) return;
+  if (crashCountdown-- > 0) return;
+  process.kill(process.pid, 'SIGKILL');
+}
+
+export function linkError(modelPath: string, what: 'symbolic' | 'hard'): MemoryError {
+  return new MemoryError(
+    'link',
+    `${modelPath} is a ${what} link; links are never followed. Delete it and create a regular file instead.`,
+  );
+}
+
+/** Linux tells us where an open descriptor really points; elsewhere fall back to the parent's realpath. */
+async function realPathOf(fd: number, hostPath: string): Promise<string> {
+  try {
+    return await fsp.readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return path.join(await fsp.realpath(path.dirname(hostPath)), path.basename(hostPath));
+  }
+}
+
+/**
+ * Read a regular file inside the root: O_NOFOLLOW on the last component, the descriptor's real path must be
+ * inside the real root (so no linked parent folder leads outside), and a file with more than one hard link
+ * is refused (it may be a name for a file outside the root).
+ */
+export async function readRegular(
+  hostPath: string,
+  rootReal: string,
+  modelPath: string,
+): Promise<{ bytes: Buffer; stat: Stats }> {
+  let handle;
+  try {
+    handle = await fsp.open(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ELOOP') throw linkError(modelPath, 'symbolic');
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new MemoryError(
+        'not_found',
+        `The path ${modelPath} does not exist. Please provide a valid path.`,
+      );
+    throw err;
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory())
+      throw new MemoryError('not_a_file', `The path ${modelPath} is a folder, not a file.`);
+    if (!stat.isFile()) throw new MemoryError('link', `${modelPath} is not a regular file.`);
+    if (stat.nlink > 1) throw linkError(modelPath, 'hard');
+    const real = await realPathOf(handle.fd, hostPath);
+    if (!real.startsWith(rootReal + path.sep)) throw linkError(modelPath, 'symbolic');
+    const bytes = await handle.readFile();
+    return { bytes, stat };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Make sure every folder from the root down to `segments` exists as a real folder (not a link), creating
+ * missing ones with mode 0700. Returns the host path of the deepest folder.
+ */
+export async function ensureFolders(
+  root: string,
+  segments: readonly string[],
+  modelPathOf: (n: number) => string,
+): Promise<string> {
+  let current = root;
+  for (let i = 0; i < segments.length; i++) {
+    current = path.join(current, segments[i]!);
+    let st: Stats | undefined;
+    try {
+      st = await fsp.lstat(current);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ENOENT') throw err;
+    }
+    if (!st) {
+      try {
+        await fsp.mkdir(current, { mode: DIR_MODE });
+        continue;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'EEXIST') throw err;
+        st = await fsp.lstat(current);
+      }
+    }
+    if (st.isSymbolicLink()) throw linkError(modelPathOf(i + 1), 'symbolic');
+    if (!st.isDirectory())
+      throw new MemoryError(
+        'not_a_folder',
+        `${modelPathOf(i + 1)} is a file, so it cannot contain other files.`,
+      );
+  }
+  return current;
+}
+
+/** lstat that answers undefined for a missing path. */
+export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> {
+  try {
+    return await fsp.lstat(hostPath);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Atomic replace: write a temp file in the same folder (O_EXCL, O_NOFOLLOW, 0600), fdatasync, rename over
+ * the target. rename() replaces a link at the target with a regular file and never writes through it.
+ * The folder is not fsynced here: the journal entry written before makes the rename redoable (README).
+ */
+export async function atomicWrite(hostPath: string, data: Buffer, sync = true): Promise<Stats> {
+  const tmp = path.join(
+    path.dirname(hostPath),
+    `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`,
+  );
+  const handle = await fsp.open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    FILE_MODE,
+  );
+  let stat: Stats;
+  try {
+    await handle.writeFile(data);
+    if (sync) await handle.datasync();
+    stat = await handle.stat();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fsp.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  crashPoint('after-temp-write');
+  try {
+    await fsp.rename(tmp, hostPath);
+  } catch (err) {
+    await fsp.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  crashPoint('after-rename');
+  return stat;
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Remove temp files left by an interrupted write anywhere under the root. Links are not followed. */
+export async function removeTempLeftovers(root: string): Promise<number> {
+  let removed = 0;
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.name.startsWith(TEMP_PREFIX) && e.isFile()) {
+        await fsp.unlink(p).catch(() => undefined);
+        removed++;
+      } else if (e.isDirectory()) await walk(p);
+    }
+  };
+  await walk(root);
+  return removed;
+}

@@ -1,0 +1,264 @@
+// The journal: one append-only JSONL file holding every change (who, when, which conversation, command,
+// paths, content hashes before and after) and, in the same file, the contents those hashes name (blob
+// lines, written once per distinct content). One file means one fdatasync makes a change and the content
+// needed to redo or undo it durable together. Checkpoint lines mark the point up to which every change is
+// known to be on disk; recovery redoes what follows (README.md).
+import { constants, promises as fsp, type Stats } from 'node:fs';
+import * as path from 'node:path';
+import { FILE_MODE, fsyncDir } from './fs-safe.js';
+import type { ActorKind } from './types.js';
+
+export interface JournalRecord {
+  id: string;
+  /** ms since epoch */
+  at: number;
+  actor: ActorKind;
+  conversationId?: string;
+  conversationTitle?: string;
+  toolUseId?: string;
+  messageId?: string;
+  command: string;
+  path: string;
+  newPath?: string;
+  /** sha256 of the content before (null: nothing was there) and after (null: removed). */
+  before: string | null;
+  after: string | null;
+  /** Entries written by one operation (a folder delete or rename) share a batch id; revert undoes all. */
+  batch?: string;
+  revertOf?: string;
+}
+
+const BLOB_PREFIX = '{"t":"b","h":"';
+const NL = 0x0a;
+
+export class Journal {
+  readonly file: string;
+  entries: JournalRecord[] = [];
+  private byId = new Map<string, JournalRecord>();
+  private blobs = new Map<string, { off: number; len: number }>();
+  /** Index in `entries` of the first change not covered by a checkpoint. */
+  unsettledFrom = 0;
+  private size = 0;
+  private ino = 0;
+  private appendFd: fsp.FileHandle | undefined;
+  private readFd: fsp.FileHandle | undefined;
+
+  constructor(readonly dir: string) {
+    this.file = path.join(dir, 'journal.jsonl');
+  }
+
+  get bytes(): number {
+    return this.size;
+  }
+
+  private async openHandles(): Promise<void> {
+    await this.closeHandles();
+    this.appendFd = await fsp.open(
+      this.file,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+      FILE_MODE,
+    );
+    this.readFd = await fsp.open(this.file, constants.O_RDONLY);
+  }
+
+  async closeHandles(): Promise<void> {
+    await this.appendFd?.close().catch(() => undefined);
+    await this.readFd?.close().catch(() => undefined);
+    this.appendFd = this.readFd = undefined;
+  }
+
+  /** Read the whole journal. With `repair`, a torn last line (a crash mid-append) is cut off. */
+  async load(repair: boolean): Promise<void> {
+    await this.openHandles();
+    const st = await this.readFd!.stat();
+    const buf = st.size > 0 ? await this.readAt(0, st.size) : Buffer.alloc(0);
+    this.entries = [];
+    this.byId.clear();
+    this.blobs.clear();
+    this.unsettledFrom = 0;
+    this.size = 0;
+    this.ino = st.ino;
+    const good = this.ingest(buf, 0, true);
+    if (good < buf.length && repair) await this.appendFd!.truncate(good);
+    this.size = good;
+  }
+
+  /**
+   * Pick up what other processes appended since we last looked. Returns the new change records, or
+   * 'reloaded' when the file was rewritten (compaction) and everything was read again.
+   */
+  async catchUp(): Promise<JournalRecord[] | 'reloaded'> {
+    let st: Stats;
+    try {
+      st = await fsp.stat(this.file);
+    } catch {
+      return [];
+    }
+    if (st.ino !== this.ino) {
+      await this.load(false);
+      return 'reloaded';
+    }
+    if (st.size <= this.size) return [];
+    const before = this.entries.length;
+    const buf = await this.readAt(this.size, st.size - this.size);
+    this.size += this.ingest(buf, this.size, false);
+    return this.entries.slice(before);
+  }
+
+  /** Parse complete lines; returns the number of bytes consumed. */
+  private ingest(buf: Buffer, base: number, initial: boolean): number {
+    let pos = 0;
+    while (pos < buf.length) {
+      const nl = buf.indexOf(NL, pos);
+      if (nl < 0) break;
+      const len = nl - pos;
+      const head = buf.toString('utf8', pos, Math.min(nl, pos + 80));
+      if (head.startsWith(BLOB_PREFIX)) {
+        this.blobs.set(head.slice(BLOB_PREFIX.length, BLOB_PREFIX.length + 64), { off: base + pos, len });
+      } else {
+        let rec: { t?: string } & Partial<JournalRecord>;
+        try {
+          rec = JSON.parse(buf.toString('utf8', pos, nl)) as typeof rec;
+        } catch {
+          if (initial) break; // a damaged line: keep what precedes it
+          rec = {};
+        }
+        if (rec.t === 'e' && typeof rec.id === 'string') {
+          const { t: _t, ...entry } = rec;
+          this.entries.push(entry as JournalRecord);
+          this.byId.set(entry.id!, entry as JournalRecord);
+        } else if (rec.t === 'c') this.unsettledFrom = this.entries.length;
+      }
+      pos = nl + 1;
+    }
+    return pos;
+  }
+
+  private async readAt(off: number, len: number): Promise<Buffer> {
+    const buf = Buffer.alloc(len);
+    let done = 0;
+    while (done < len) {
+      const { bytesRead } = await this.readFd!.read(buf, done, len - done, off + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return buf.subarray(0, done);
+  }
+
+  get(id: string): JournalRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  hasBlob(hash: string): boolean {
+    return this.blobs.has(hash);
+  }
+
+  async blob(hash: string | null): Promise<Buffer | null> {
+    if (!hash) return null;
+    const at = this.blobs.get(hash);
+    if (!at) return null;
+    const line = JSON.parse((await this.readAt(at.off, at.len)).toString('utf8')) as {
+      d?: string;
+      x?: string;
+    };
+    return line.d !== undefined ? Buffer.from(line.d, 'utf8') : Buffer.from(line.x ?? '', 'base64');
+  }
+
+  /**
+   * Append change records (and the contents they name that the journal does not hold yet) in one write,
+   * then fdatasync. When this resolves, the change is durable and can be redone by recovery.
+   */
+  async append(records: readonly JournalRecord[], contents: ReadonlyMap<string, Buffer>): Promise<void> {
+    const parts: string[] = [];
+    const newBlobs: { hash: string; rel: number; len: number }[] = [];
+    let rel = 0;
+    for (const [hash, bytes] of contents) {
+      if (this.blobs.has(hash) || newBlobs.some((b) => b.hash === hash)) continue;
+      const line = blobLine(hash, bytes);
+      const len = Buffer.byteLength(line, 'utf8');
+      newBlobs.push({ hash, rel, len });
+      parts.push(line, '\n');
+      rel += len + 1;
+    }
+    for (const r of records) parts.push(JSON.stringify({ t: 'e', ...r }), '\n');
+    const data = Buffer.from(parts.join(''), 'utf8');
+    await this.appendFd!.write(data);
+    await this.appendFd!.datasync();
+    for (const b of newBlobs) this.blobs.set(b.hash, { off: this.size + b.rel, len: b.len });
+    this.size += data.length;
+    for (const r of records) {
+      this.entries.push(r);
+      this.byId.set(r.id, r);
+    }
+  }
+
+  /** Everything before this point is on disk (the caller fsynced the folders it renamed in). */
+  async checkpoint(): Promise<void> {
+    if (this.unsettledFrom === this.entries.length) return;
+    const data = Buffer.from('{"t":"c"}\n');
+    await this.appendFd!.write(data);
+    this.size += data.length;
+    this.unsettledFrom = this.entries.length;
+  }
+
+  /**
+   * Rewrite the journal keeping only `keep`ed entries and the blobs they reference (forget, size cap).
+   * Written to a temp file, fsynced and renamed over the journal; other processes notice the new inode.
+   */
+  async rewrite(keep: (r: JournalRecord) => boolean): Promise<void> {
+    const kept = this.entries.filter(keep);
+    const needed = new Set<string>();
+    for (const r of kept) {
+      if (r.before) needed.add(r.before);
+      if (r.after) needed.add(r.after);
+    }
+    const tmp = `${this.file}.rewrite-${process.pid}`;
+    const out = await fsp.open(tmp, 'w', FILE_MODE);
+    try {
+      for (const hash of needed) {
+        const bytes = await this.blob(hash);
+        if (bytes) await out.write(blobLine(hash, bytes) + '\n');
+      }
+      for (const r of kept) await out.write(JSON.stringify({ t: 'e', ...r }) + '\n');
+      await out.write('{"t":"c"}\n');
+      await out.sync();
+    } finally {
+      await out.close();
+    }
+    await fsp.rename(tmp, this.file);
+    await fsyncDir(this.dir);
+    await this.load(false);
+  }
+
+  /** Drop the oldest entries until the journal fits in ~75% of `capBytes`. */
+  async prune(capBytes: number): Promise<boolean> {
+    if (this.size <= capBytes) return false;
+    const target = capBytes * 0.75;
+    const seen = new Set<string>();
+    let total = 0;
+    let cut = this.entries.length;
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const r = this.entries[i]!;
+      let cost = JSON.stringify(r).length + 10;
+      for (const h of [r.before, r.after])
+        if (h && !seen.has(h)) {
+          seen.add(h);
+          cost += this.blobs.get(h)?.len ?? 0;
+        }
+      if (total + cost > target) break;
+      total += cost;
+      cut = i;
+    }
+    const keepFrom = new Set(this.entries.slice(cut));
+    await this.rewrite((r) => keepFrom.has(r));
+    return true;
+  }
+}
+
+function blobLine(hash: string, bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  // Content that is not valid UTF-8 (an external binary file being deleted) is kept as base64.
+  return Buffer.from(text, 'utf8').equals(bytes)
+    ? `${BLOB_PREFIX}${hash}","d":${JSON.stringify(text)}}`
+    : `${BLOB_PREFIX}${hash}","x":"${bytes.toString('base64')}"}`;
+}

@@ -1,0 +1,93 @@
+// Startup recovery, under the data folder's lock, after temp leftovers were removed by the scan:
+// 1. redo every journaled change after the last checkpoint whose file still shows the old content (the
+//    crash came between the journal append and the rename, or a rename was lost with the page cache);
+// 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
+//    hold: edits made with another program while the app was closed.
+import { promises as fsp } from 'node:fs';
+import type { JournalRecord } from './journal.js';
+import { sha256, type MemoryStore } from './memory.js';
+import { ensureFolders } from './fs-safe.js';
+import { joinModel, ROOT } from './paths.js';
+import type { SavedState } from './state.js';
+import { readRegular } from './fs-safe.js';
+
+const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
+
+function hashAt(store: MemoryStore, p: string): string | null | undefined {
+  const node = store.tree.get(segsOf(p));
+  if (!node) return null;
+  return node.kind === 'file' ? node.hash : undefined;
+}
+
+async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
+  if (r.actor === 'external') return; // describes the disk, nothing to redo
+  const segs = segsOf(r.path);
+  if (r.newPath) {
+    const dst = segsOf(r.newPath);
+    if (store.tree.get(segs) && !store.tree.get(dst)) {
+      const dirHost = await ensureFolders(store.root, dst.slice(0, -1), () => r.newPath!);
+      await fsp.rename(store.hostOf(segs), `${dirHost}/${dst[dst.length - 1]}`);
+      const node = store.tree.remove(segs);
+      if (node) store.tree.set(dst, node);
+      store.noteDirty(dirHost);
+    }
+    return;
+  }
+  const cur = hashAt(store, r.path);
+  if (cur === undefined || cur === r.after || cur !== r.before) return;
+  if (r.after === null) {
+    await fsp.unlink(store.hostOf(segs)).catch(() => undefined);
+    store.tree.remove(segs);
+    store.noteDirty(store.root);
+    return;
+  }
+  const bytes = await store.wal.blob(r.after);
+  if (bytes) await store.put({ path: r.path, segments: segs }, bytes, r.after);
+}
+
+export async function recoverAtStartup(store: MemoryStore, state: SavedState): Promise<void> {
+  for (const f of store.tree.files()) {
+    const s = state.files[joinModel(f.segments)];
+    if (s?.h && s.s === f.node.size && s.m === f.node.mtimeMs) f.node.hash = s.h;
+  }
+  await store.rehashUnknown();
+
+  for (const r of store.wal.entries.slice(store.wal.unsettledFrom)) await redo(store, r);
+
+  const expected = new Map<string, string | null>();
+  for (const r of store.wal.entries) {
+    if (r.newPath) {
+      expected.set(r.path, null);
+      expected.set(r.newPath, r.after);
+    } else expected.set(r.path, r.after);
+  }
+  const paths = new Set<string>([...expected.keys()]);
+  for (const f of store.tree.files()) paths.add(joinModel(f.segments));
+  const records: JournalRecord[] = [];
+  const blobs = new Map<string, Buffer>();
+  const actor = { kind: 'external' } as const;
+  for (const p of [...paths].sort()) {
+    const segs = segsOf(p);
+    if (segs.some((s) => s.startsWith('.'))) continue;
+    const disk = hashAt(store, p);
+    if (disk === undefined) continue; // a folder or a link now: nothing we can journal as content
+    const known = expected.has(p) ? expected.get(p)! : state.files[p]?.h;
+    if (known === undefined) {
+      // A file nobody recorded. On the very first start (no saved state) it was there before Mnemo.
+      if (!state.existed || disk === null) continue;
+    } else if (disk === known) continue;
+    if (disk !== null) {
+      try {
+        const { bytes } = await readRegular(store.hostOf(segs), store.realRoot, p);
+        if (sha256(bytes) === disk) blobs.set(disk, bytes);
+      } catch {
+        // unreadable now: journal the change without content
+      }
+    }
+    records.push(store.record(actor, 'external', p, known ?? null, disk));
+  }
+  if (records.length > 0) {
+    await store.wal.append(records, blobs);
+    for (const r of records) store.emitRecord(r);
+  }
+}

@@ -1,0 +1,239 @@
+// The memory_20250818 tool handlers. Messages follow Anthropic's docs and reference handler; behaviour is
+// corrected where the reference is wrong (security.md): str_replace counts occurrences in the whole text,
+// multi-line and empty old_str are handled, an omitted new_str means '', and no host path ever leaks.
+import { z } from 'zod';
+import { checkContent, decodeUtf8 } from './content.js';
+import { MemoryError, toMemoryError } from './errors.js';
+import { readRegular } from './fs-safe.js';
+import type { MemoryStore } from './memory.js';
+import { sha256 } from './memory.js';
+import { parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
+import type { Actor, MemoryTool, ToolResult } from './types.js';
+import { scanPath } from './tree.js';
+import { formatFile, formatFolder, snippet } from './view.js';
+
+const pathField = z.string({ error: 'must be a string like /memories/notes.md' });
+const text = (name: string) => z.string({ error: `${name} must be a string` });
+const int = (name: string) =>
+  z.number({ error: `${name} must be an integer` }).int({ error: `${name} must be an integer` });
+
+const command = z.discriminatedUnion(
+  'command',
+  [
+    z.object({
+      command: z.literal('view'),
+      path: pathField,
+      view_range: z
+        .tuple([int('view_range[0]'), int('view_range[1]')], {
+          error: 'view_range must be [start, end] (end -1 = to the end)',
+        })
+        .nullish(),
+    }),
+    z.object({ command: z.literal('create'), path: pathField, file_text: text('file_text') }),
+    z.object({
+      command: z.literal('str_replace'),
+      path: pathField,
+      old_str: text('old_str'),
+      new_str: text('new_str').nullish(),
+    }),
+    z.object({
+      command: z.literal('insert'),
+      path: pathField,
+      insert_line: int('insert_line'),
+      insert_text: text('insert_text'),
+    }),
+    z.object({ command: z.literal('delete'), path: pathField }),
+    z.object({ command: z.literal('rename'), old_path: pathField, new_path: pathField }),
+  ],
+  { error: 'Unknown or missing "command": use one of view, create, str_replace, insert, delete, rename.' },
+);
+type Command = z.infer<typeof command>;
+
+const SNIPPET_MAX_LINES = 40;
+const ECHO_MAX = 200;
+const echo = (s: string): string => (s.length > ECHO_MAX ? `${s.slice(0, ECHO_MAX)}...` : s);
+
+function schemaMessage(err: z.ZodError, input: unknown): string {
+  const cmd = (input as { command?: unknown } | null)?.command;
+  const issues = err.issues.map((i) => {
+    const where = i.path.length ? `${i.path.join('.')}: ` : '';
+    return `${where}${i.message}`;
+  });
+  return `Invalid input${typeof cmd === 'string' ? ` for "${cmd}"` : ''}: ${issues.join('; ')}`;
+}
+
+function lineOf(content: string, index: number): number {
+  let line = 1;
+  for (let i = content.indexOf('\n'); i !== -1 && i < index; i = content.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+function boundedSnippet(content: string, from: number, to: number): string {
+  const last = Math.min(to, from + SNIPPET_MAX_LINES - 1);
+  const out = snippet(content, from, last);
+  return last < to ? `${out}\n[... ${to - last} more changed lines]` : out;
+}
+
+export function createTool(store: MemoryStore): MemoryTool {
+  async function view(p: ParsedPath, range: readonly [number, number] | undefined): Promise<string> {
+    const node = store.tree.get(p.segments);
+    if (node?.kind === 'dir' && !range) {
+      await store.catchUp();
+      const fresh = store.tree.get(p.segments);
+      if (fresh?.kind === 'dir') return formatFolder(p.path, fresh, store.limits.viewCapChars);
+    }
+    if (p.segments.length === 0)
+      throw new MemoryError('invalid_input', 'view_range applies to files, not to a folder.');
+    let bytes: Buffer;
+    try {
+      ({ bytes } = await readRegular(store.hostOf(p.segments), store.realRoot, p.path));
+    } catch (err) {
+      if (!(err instanceof MemoryError && err.code === 'not_a_file')) throw err;
+      if (range) throw new MemoryError('invalid_input', 'view_range applies to files, not to a folder.');
+      // A folder the cache does not know yet (made outside the app a moment ago): read it from disk.
+      const fresh = await scanPath(store.hostOf(p.segments));
+      if (fresh?.kind !== 'dir') throw err;
+      return formatFolder(p.path, fresh, store.limits.viewCapChars);
+    }
+    const content = decodeUtf8(bytes, p.path);
+    store.touchRead([p.path]);
+    return formatFile(p.path, content, range, store.limits.viewCapChars);
+  }
+
+  async function edit(
+    p: ParsedPath,
+    actor: Actor,
+    command: string,
+    change: (content: string) => { next: string; result: string; added: string },
+  ): Promise<string> {
+    if (p.segments.length === 0)
+      throw new MemoryError('not_a_file', `The path ${ROOT} is a folder, not a file.`);
+    return store.exclusive([p.path], async () => {
+      const cur = await store.current(p);
+      if (!cur)
+        throw new MemoryError('not_found', `The path ${p.path} does not exist. Please provide a valid path.`);
+      const { next, result, added } = change(decodeUtf8(cur.bytes, p.path));
+      // The secret scan looks at what this edit adds, so an old external file does not block every edit.
+      checkContent(p.path, added, { fileCapBytes: Infinity });
+      const bytes = Buffer.from(next, 'utf8');
+      if (bytes.length > store.limits.fileCapBytes)
+        throw new MemoryError(
+          'too_large',
+          `Refused: ${p.path} would be ${bytes.length} bytes, above the ${store.limits.fileCapBytes}-byte limit per file. Nothing was changed.`,
+        );
+      store.checkQuota(cur.size, bytes.length);
+      const hash = sha256(bytes);
+      const rec = store.record(actor, command, p.path, cur.hash, hash);
+      await store.commit(
+        [rec],
+        new Map([
+          [cur.hash, cur.bytes],
+          [hash, bytes],
+        ]),
+      );
+      await store.put(p, bytes, hash);
+      store.emitRecord(rec);
+      await store.maybePrune();
+      return result;
+    });
+  }
+
+  async function run(cmd: Command, actor: Actor): Promise<string> {
+    switch (cmd.command) {
+      case 'view': {
+        // The folder listing prints folders with a trailing "/"; accept that form back for folders only.
+        let raw = cmd.path;
+        if (raw.length > ROOT.length + 1 && raw.endsWith('/') && !raw.endsWith('//')) {
+          const trimmed = parseMemoryPath(raw.slice(0, -1));
+          if (store.tree.get(trimmed.segments)?.kind === 'dir') raw = trimmed.path;
+        }
+        const p = parseMemoryPath(raw);
+        if (p.segments.length > 0 && !store.tree.get(p.segments)) await store.catchUp();
+        return view(p, cmd.view_range ?? undefined);
+      }
+      case 'create': {
+        const p = parseMemoryPath(cmd.path);
+        await store.create(p.path, cmd.file_text, actor);
+        return `File created successfully at: ${p.path}`;
+      }
+      case 'str_replace': {
+        const p = parseMemoryPath(cmd.path);
+        const oldStr = cmd.old_str;
+        const newStr = cmd.new_str ?? '';
+        if (oldStr === '')
+          throw new MemoryError(
+            'invalid_input',
+            'No replacement was performed: old_str is empty. Give the exact text to replace.',
+          );
+        return edit(p, actor, 'str_replace', (content) => {
+          const first = content.indexOf(oldStr);
+          if (first === -1)
+            throw new MemoryError(
+              'invalid_input',
+              `No replacement was performed, old_str \`${echo(oldStr)}\` did not appear verbatim in ${p.path}.`,
+            );
+          const lines: number[] = [];
+          for (let i = first; i !== -1; i = content.indexOf(oldStr, i + 1)) lines.push(lineOf(content, i));
+          if (lines.length > 1)
+            throw new MemoryError(
+              'invalid_input',
+              `No replacement was performed. Multiple occurrences of old_str \`${echo(oldStr)}\` in lines: ${[...new Set(lines)].slice(0, 20).join(', ')}. Please ensure it is unique`,
+            );
+          const next = content.slice(0, first) + newStr + content.slice(first + oldStr.length);
+          const from = lineOf(next, first);
+          const to = from + (newStr.match(/\n/g)?.length ?? 0);
+          return {
+            next,
+            added: newStr,
+            result: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${boundedSnippet(next, from, to)}`,
+          };
+        });
+      }
+      case 'insert': {
+        const p = parseMemoryPath(cmd.path);
+        return edit(p, actor, 'insert', (content) => {
+          const lines = content.split('\n');
+          if (cmd.insert_line < 0 || cmd.insert_line > lines.length)
+            throw new MemoryError(
+              'invalid_input',
+              `Invalid \`insert_line\` parameter: ${cmd.insert_line}. It should be within the range of lines of the file: [0, ${lines.length}]`,
+            );
+          const inserted = cmd.insert_text.endsWith('\n') ? cmd.insert_text.slice(0, -1) : cmd.insert_text;
+          lines.splice(cmd.insert_line, 0, inserted);
+          const next = lines.join('\n');
+          const from = cmd.insert_line + 1;
+          const to = from + (inserted.match(/\n/g)?.length ?? 0);
+          return {
+            next,
+            added: inserted,
+            result: `The file ${p.path} has been edited. Here is the snippet showing the change (with line numbers):\n${boundedSnippet(next, from, to)}`,
+          };
+        });
+      }
+      case 'delete': {
+        const p = parseMemoryPath(cmd.path);
+        await store.delete(p.path, actor);
+        return `Successfully deleted ${p.path}`;
+      }
+      case 'rename': {
+        const a = parseMemoryPath(cmd.old_path);
+        const b = parseMemoryPath(cmd.new_path);
+        await store.rename(a.path, b.path, actor);
+        return `Successfully renamed ${a.path} to ${b.path}`;
+      }
+    }
+  }
+
+  return {
+    definition: { type: 'memory_20250818', name: 'memory' },
+    async execute(input: unknown, actor: Actor): Promise<ToolResult> {
+      const parsed = command.safeParse(input);
+      if (!parsed.success) return { content: `Error: ${schemaMessage(parsed.error, input)}`, isError: true };
+      try {
+        return { content: await run(parsed.data, actor), isError: false };
+      } catch (err) {
+        return { content: `Error: ${toMemoryError(err).message}`, isError: true };
+      }
+    },
+  };
+}

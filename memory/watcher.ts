@@ -1,0 +1,156 @@
+// Notices edits made outside the app (the user's own editor, a sync tool) and journals them as 'external'.
+// One recursive fs.watch on the root (inotify-backed on Linux with Node 20), debounced; if watching is not
+// possible, a slow poll of the whole tree instead.
+import { watch, type FSWatcher } from 'node:fs';
+import * as path from 'node:path';
+import { TEMP_PREFIX, readRegular } from './fs-safe.js';
+import type { JournalRecord } from './journal.js';
+import { sha256, type MemoryStore } from './memory.js';
+import { joinModel } from './paths.js';
+import { scanPath, type Node } from './tree.js';
+
+const POLL_MS = 5000;
+
+export class Watcher {
+  private fsw: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private pending = new Set<string>();
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly debounceMs: number,
+  ) {}
+
+  start(): void {
+    try {
+      this.fsw = watch(this.store.root, { recursive: true, persistent: false }, (_event, filename) =>
+        this.note(filename === null ? '' : String(filename)),
+      );
+      this.fsw.on('error', () => this.fallBackToPolling());
+    } catch {
+      this.fallBackToPolling();
+    }
+  }
+
+  private fallBackToPolling(): void {
+    this.fsw?.close();
+    this.fsw = undefined;
+    if (this.poll || this.stopped) return;
+    this.poll = setInterval(() => this.note(''), POLL_MS);
+    this.poll.unref();
+  }
+
+  private note(rel: string): void {
+    if (this.stopped) return;
+    if (path.basename(rel).startsWith(TEMP_PREFIX)) return;
+    this.pending.add(rel);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.kick(), this.debounceMs);
+    this.timer.unref();
+  }
+
+  private kick(): Promise<void> {
+    this.timer = undefined;
+    const batch = [...this.pending];
+    this.pending.clear();
+    if (batch.length === 0) return this.running;
+    this.running = this.running.then(() => this.reconcile(batch)).catch(() => undefined);
+    return this.running;
+  }
+
+  /** Process what is pending now (list() calls this so a just-saved external edit shows up). */
+  async drain(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      await this.kick();
+    }
+    await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.poll);
+    this.fsw?.close();
+    await this.running;
+  }
+
+  /** Compare the named paths (relative host paths; '' = everything) with the cache; journal differences. */
+  private async reconcile(rels: string[]): Promise<void> {
+    const store = this.store;
+    await store.lock.run(async () => {
+      await store.catchUp();
+      const tops = rels.includes('') ? [[]] : rels.map((r) => r.split(path.sep).filter(Boolean));
+      const records: JournalRecord[] = [];
+      const blobs = new Map<string, Buffer>();
+      for (const segs of tops) {
+        if (segs.some((s) => s.startsWith('.') || s === 'node_modules')) continue;
+        const fresh = await scanPath(store.hostOf(segs));
+        await this.compare(segs, store.tree.get(segs), fresh, records, blobs);
+        if (segs.length === 0) {
+          if (fresh?.kind === 'dir') store.tree.set([], fresh);
+        } else if (fresh) store.tree.set(segs, fresh);
+        else store.tree.remove(segs);
+      }
+      if (records.length === 0) return;
+      await store.wal.append(records, blobs);
+      for (const r of records) store.emitRecord(r);
+    });
+  }
+
+  private async compare(
+    segs: string[],
+    old: Node | undefined,
+    fresh: Node | undefined,
+    records: JournalRecord[],
+    blobs: Map<string, Buffer>,
+  ): Promise<void> {
+    const store = this.store;
+    if (segs.some((s) => s.startsWith('.'))) return;
+    if (old?.kind === 'dir' || fresh?.kind === 'dir') {
+      const names = new Set([
+        ...(old?.kind === 'dir' ? old.children.keys() : []),
+        ...(fresh?.kind === 'dir' ? fresh.children.keys() : []),
+      ]);
+      for (const name of names)
+        await this.compare(
+          [...segs, name],
+          old?.kind === 'dir' ? old.children.get(name) : undefined,
+          fresh?.kind === 'dir' ? fresh.children.get(name) : undefined,
+          records,
+          blobs,
+        );
+      if (old?.kind === 'file' || fresh?.kind === 'file')
+        await this.compare(
+          segs,
+          old?.kind === 'file' ? old : undefined,
+          fresh?.kind === 'file' ? fresh : undefined,
+          records,
+          blobs,
+        );
+      return;
+    }
+    const before = old?.kind === 'file' ? (old.hash ?? null) : null;
+    let after: string | null = null;
+    if (fresh?.kind === 'file') {
+      if (old?.kind === 'file' && old.size === fresh.size && old.mtimeMs === fresh.mtimeMs) {
+        fresh.hash = old.hash;
+        return;
+      }
+      try {
+        const { bytes } = await readRegular(store.hostOf(segs), store.realRoot, joinModel(segs));
+        after = sha256(bytes);
+        fresh.hash = after;
+        blobs.set(after, bytes);
+      } catch {
+        return; // gone again or turned into a link: the next event will tell
+      }
+    }
+    if (before === after) return;
+    if (!old && !fresh) return;
+    records.push(store.record({ kind: 'external' }, 'external', joinModel(segs), before, after));
+  }
+}
