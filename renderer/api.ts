@@ -7,9 +7,14 @@
 import type { Api } from '../shared/contract.js';
 import { ContractError } from '../shared/errors.js';
 import type { BridgeApi } from '../shared/wire.js';
-import { apiFromBridge } from './transport/bridge.js';
+import { apiFromBridge } from '../shared/transport/bridge-client.js';
+import {
+  createWsTransport,
+  type ConnectionStatus,
+  type WebSocketLike,
+  type WsTransport,
+} from '../shared/transport/ws-client.js';
 import { uploadFile } from './transport/upload.js';
-import { createWsTransport, type ConnectionStatus, type WsTransport } from './transport/ws-transport.js';
 
 export type { ConnectionStatus };
 
@@ -49,6 +54,7 @@ function pickTransport(): Api {
   }
   ws = createWsTransport({
     url: webSocketUrl(location, token),
+    createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
     onProblem: (message, error) => console.warn(message, error),
   });
   ws.onReconnect(() => {

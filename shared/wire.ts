@@ -99,7 +99,7 @@ export const decodeServerMessage = (text: string): Decoded<ServerMessage> => dec
 /**
  * What the Electron preload exposes as `window.mnemo`: one function per invoke channel, resolving to the
  * call's Outcome (contextBridge drops custom properties of thrown errors, so errors travel as data and
- * renderer/transport/bridge.ts turns them into ContractErrors), plus `on` for events.
+ * shared/transport/bridge-client.ts turns them into ContractErrors), plus `on` for events.
  */
 export type BridgeApi = {
   [K in InvokeName]: (req: ReqIn<K>) => Promise<Outcome>;

@@ -1,9 +1,9 @@
 // The Electron transport, renderer side: wraps the preload's `window.mnemo` (whose functions resolve to
 // Outcomes, because contextBridge drops the fields of thrown errors) into the `Api` the app uses.
-import { invokeChannelNames } from '../../shared/channel-names.js';
-import type { Api } from '../../shared/contract.js';
-import { ContractError } from '../../shared/errors.js';
-import type { BridgeApi, Outcome } from '../../shared/wire.js';
+import { invokeChannelNames } from '../channel-names.js';
+import type { Api } from '../contract.js';
+import { ContractError } from '../errors.js';
+import type { BridgeApi, Outcome } from '../wire.js';
 
 export function apiFromBridge(bridge: BridgeApi): Api {
   const api: Record<string, unknown> = {

@@ -5,10 +5,10 @@
 // Calls made before the first connection wait for it; calls made while a connection is down fail at once
 // (the UI shows that it is reconnecting); calls in flight when the connection drops fail with
 // `unavailable`.
-import { invokeChannelNames, isEventChannel } from './channel-names.js';
-import type { Api, EventName, InvokeName } from './contract.js';
-import { ContractError } from './errors.js';
-import { decodeServerMessage, encodeMessage, WireSizeError, type ClientMessage } from './wire.js';
+import { invokeChannelNames, isEventChannel } from '../channel-names.js';
+import type { Api, EventName, InvokeName } from '../contract.js';
+import { ContractError } from '../errors.js';
+import { decodeServerMessage, encodeMessage, WireSizeError, type ClientMessage } from '../wire.js';
 
 export interface RpcClient {
   readonly api: Api;

@@ -1,10 +1,11 @@
 // Browser mode's transport: the contract over one WebSocket to electron/web.ts, reconnecting with backoff
-// after a drop. After a reconnect it says `ready` again (if the app had) and tells `onReconnect` listeners,
+// after a drop. No DOM here: the caller supplies the socket (the browser's WebSocket in renderer/api.ts,
+// the `ws` package in tests and scripts). After a reconnect it says `ready` again (if the app had) and tells `onReconnect` listeners,
 // so the chat store can re-attach to its runs with the last seq it saw (chat.attach).
-import type { Api } from '../../shared/contract.js';
-import { ContractError } from '../../shared/errors.js';
-import { createRpcClient } from '../../shared/rpc-client.js';
-import { encodeMessage } from '../../shared/wire.js';
+import type { Api } from '../contract.js';
+import { ContractError } from '../errors.js';
+import { createRpcClient } from './rpc-client.js';
+import { encodeMessage } from '../wire.js';
 
 /** The part of the WebSocket interface we use: the browser's and the `ws` package's both fit. */
 export interface WebSocketLike {
@@ -21,7 +22,7 @@ export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'closed'
 
 export interface WsTransportOptions {
   url: string;
-  createSocket?: (url: string) => WebSocketLike;
+  createSocket: (url: string) => WebSocketLike;
   /** First retry delay and the cap; doubled per failed attempt, with jitter. */
   initialDelayMs?: number;
   maxDelayMs?: number;
@@ -41,8 +42,7 @@ export interface WsTransport {
 const OPEN = 1;
 
 export function createWsTransport(options: WsTransportOptions): WsTransport {
-  const createSocket =
-    options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as WebSocketLike);
+  const createSocket = options.createSocket;
   const initialDelay = options.initialDelayMs ?? 250;
   const maxDelay = options.maxDelayMs ?? 5_000;
   const client = createRpcClient();

@@ -19,10 +19,16 @@ const HOME = /(?<![\w/\\])~[\\/][^\s'"`<>|]*/g;
 export function scrubHostPaths(message: string): string {
   return message
     .replace(QUOTED, (_m, quote: string) => `${quote}${PLACEHOLDER}${quote}`)
-    .replace(FILE_URL, PLACEHOLDER)
-    .replace(WINDOWS, PLACEHOLDER)
-    .replace(HOME, PLACEHOLDER)
-    .replace(POSIX, PLACEHOLDER);
+    .replace(FILE_URL, keepTrailingPunctuation)
+    .replace(WINDOWS, keepTrailingPunctuation)
+    .replace(HOME, keepTrailingPunctuation)
+    .replace(POSIX, keepTrailingPunctuation);
+}
+
+/** "(see /a/b)." → "(see <path>).": closing punctuation after an unquoted path belongs to the sentence. */
+function keepTrailingPunctuation(match: string): string {
+  const trailing = /[.,;:)\]}]+$/.exec(match)?.[0] ?? '';
+  return PLACEHOLDER + trailing;
 }
 
 /** Drops a stack trace someone appended to a message ("\n    at fn (file:line)"). */

@@ -1,10 +1,10 @@
-// The in-memory transport: a real client (shared/rpc-client.ts) and a real server connection joined by
+// The in-memory transport: a real client (shared/transport/rpc-client.ts) and a real server connection joined by
 // asynchronous text delivery, for renderer tests (jsdom) and integration tests. Every message goes through
 // the same JSON codec as the WebSocket, so payloads that would not survive the wire fail here too, and
 // nothing is shared by reference between the two sides.
 import type { Api } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
-import { createRpcClient } from '../../../shared/rpc-client.js';
+import { createRpcClient } from '../../../shared/transport/rpc-client.js';
 import type { RpcServer } from '../rpc/server.js';
 import { openWireConnection } from './wire-connection.js';
 
