@@ -1,4 +1,6 @@
 // What every domain's handlers get: the services of one backend instance (one data dir).
+import type { Memory } from '../../memory/index.js';
+import type { MemorySearch } from '../../memory/search/index.js';
 import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
 import type { EventBus } from './events.js';
 import type { HostServices } from './host.js';
@@ -28,6 +30,10 @@ export interface CoreContext {
   host: HostServices;
   settings: SettingsStore;
   log: Logger;
+  /** The memory folder (DATA_DIR/memories): store, tool, journal. */
+  memory: Memory;
+  /** Full-text index over the memory folder: the memory.search channel and the `memory_search` tool. */
+  memorySearch: MemorySearch;
   /** ANTHROPIC_BASE_URL, read once at startup; not settable from the renderer. */
   baseUrl: string | undefined;
   version: string;

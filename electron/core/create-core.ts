@@ -1,6 +1,8 @@
 // One backend instance for one data dir: the services of CoreContext wired together, the complete
 // handler table, and the bus the transports subscribe to. Every face (Electron, browser mode, CLI, tests)
 // starts here, so they share the same settings, log and memory.
+import { createMemory } from '../../memory/index.js';
+import { createMemorySearch } from '../../memory/search/index.js';
 import type { Handlers } from '../../shared/contract.js';
 import { appVersion } from './app-version.js';
 import { createHandlers } from './backend.js';
@@ -63,6 +65,14 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   keyHolder.store = settings;
   const bus = new FanOutBus();
   const runs = new RunRegistry(bus);
+  const { memoryFileCapBytes, memoryQuotaBytes } = settings.get();
+  const memory = await createMemory({
+    dataDir,
+    limits: { fileCapBytes: memoryFileCapBytes, quotaBytes: memoryQuotaBytes },
+  });
+  const memorySearch = createMemorySearch(memory);
+  // Build the search index in the background, so the first search does not pay for it.
+  memorySearch.search.warm().catch((error: unknown) => log.warn('memory search index not built', { error }));
   const ctx: CoreContext = {
     dataDir,
     events: bus,
@@ -70,6 +80,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     host: options.host,
     settings,
     log,
+    memory,
+    memorySearch: memorySearch.search,
     baseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),
     version: options.version ?? appVersion(),
   };
@@ -81,7 +93,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     customBaseUrl: ctx.baseUrl !== undefined,
   });
 
-  const closers: (() => void | Promise<void>)[] = [];
+  // Run in reverse: stop following changes, then flush and close the memory last.
+  const closers: (() => void | Promise<void>)[] = [() => memory.close(), () => memorySearch.detach()];
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {

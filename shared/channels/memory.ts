@@ -31,12 +31,26 @@ export const journalEntry = z.object({
 });
 export type JournalEntry = z.infer<typeof journalEntry>;
 
+/**
+ * One fact of a Markdown file (memory/facts.ts): a list item (nested items are facts of their own, and
+ * forgetting an item forgets its nested items), a paragraph or block, or a heading. Headings are structure:
+ * listed for grouping, and removable only once their section holds no facts.
+ */
 export const fact = z.object({
-  /** Stable within one version of the file: index + hash of the text. */
+  /** Hash of the text + occurrence among identical facts: stable across edits elsewhere in the file. */
   id: z.string(),
   text: z.string(),
   kind: z.enum(['item', 'paragraph', 'heading']),
+  /** 1-based first line. */
   line: z.number().int(),
+  /** 1-based last line of the fact itself (an item's nested items follow it). */
+  endLine: z.number().int().optional(),
+  /** List nesting depth (0 = top level). */
+  depth: z.number().int().optional(),
+  /** The enclosing item's id, for nested items. */
+  parentId: z.string().optional(),
+  /** Heading level 1-6. */
+  level: z.number().int().optional(),
 });
 export type Fact = z.infer<typeof fact>;
 

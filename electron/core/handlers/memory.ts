@@ -1,4 +1,15 @@
-import type { Handlers } from '../../../shared/contract.js';
+// The memory panel's channels, over the memory layer (ctx.memory), its search index (ctx.memorySearch),
+// facts and export/import. Every change here is the user's (actor 'user'); every change by anyone is
+// re-emitted as a `memory.changed` event so the panel updates live.
+import {
+  ArchiveError,
+  exportMemory,
+  ImportSessions,
+  ImportTokenError,
+} from '../../../memory/archive/index.js';
+import { FactError, removeFact, splitFacts } from '../../../memory/facts.js';
+import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/index.js';
+import type { EventPayload, Handlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 
@@ -24,28 +35,143 @@ type Domain = Pick<
   | 'memory.importApply'
 >;
 
-// Placeholder until this domain lands: every channel answers 'unavailable'.
-const notYet = (): Promise<never> => Promise.reject(new ContractError('unavailable', 'Not available yet.'));
+const USER: Actor = { kind: 'user' };
 
-export function createMemoryHandlers(_ctx: CoreContext): Domain {
+/** Memory-layer errors become contract errors with the same clear message (never a host path). */
+export function toContractError(error: unknown, ctx: Pick<CoreContext, 'log'>): ContractError {
+  if (error instanceof ContractError) return error;
+  if (isMemoryError(error)) {
+    switch (error.code) {
+      case 'conflict':
+        return new ContractError('conflict', error.message, error.details);
+      case 'not_found':
+        return new ContractError('not_found', error.message);
+      case 'closed':
+        return new ContractError('unavailable', error.message);
+      default:
+        return new ContractError('invalid_request', error.message);
+    }
+  }
+  if (error instanceof FactError) {
+    return new ContractError(error.code === 'not_found' ? 'not_found' : 'invalid_request', error.message);
+  }
+  if (error instanceof ArchiveError) return new ContractError('invalid_request', error.message);
+  if (error instanceof ImportTokenError) return new ContractError('not_found', error.message);
+  ctx.log.error('memory handler failed', { error });
+  return new ContractError(
+    'internal',
+    'Something went wrong with memory; nothing else was changed. See the log.',
+  );
+}
+
+function changedPayload(event: ChangeEvent): EventPayload<'memory.changed'> {
+  const payload: EventPayload<'memory.changed'> = {
+    actor: event.actor,
+    command: event.command,
+    path: event.path,
+  };
+  if (event.newPath !== undefined) payload.newPath = event.newPath;
+  if (event.journalId !== undefined) payload.journalId = event.journalId;
+  if (event.conversationId !== undefined) payload.conversationId = event.conversationId;
+  return payload;
+}
+
+export function createMemoryHandlers(ctx: CoreContext): Domain {
+  const { memory } = ctx;
+  const imports = new ImportSessions(memory);
+  // Every change, by any actor (agent, user, import, the watcher's external edits), reaches the panel.
+  memory.onChange((event) => ctx.events.emit('memory.changed', changedPayload(event)));
+
+  /** Run `fn`, turning any failure into a ContractError. */
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (error) {
+        throw toContractError(error, ctx);
+      }
+    };
+
   return {
-    'memory.list': notYet,
-    'memory.read': notYet,
-    'memory.write': notYet,
-    'memory.create': notYet,
-    'memory.rename': notYet,
-    'memory.delete': notYet,
-    'memory.forgetFact': notYet,
-    'memory.revert': notYet,
-    'memory.history': notYet,
-    'memory.diff': notYet,
-    'memory.deleted': notYet,
-    'memory.restore': notYet,
-    'memory.forget': notYet,
-    'memory.search': notYet,
-    'memory.stale': notYet,
-    'memory.export': notYet,
-    'memory.importPreview': notYet,
-    'memory.importApply': notYet,
+    'memory.list': guard(async () => {
+      const [entries, usage] = await Promise.all([memory.list(), memory.usage()]);
+      return { entries, totalBytes: usage.totalBytes };
+    }),
+    'memory.read': guard(async ({ path }) => {
+      const file = await memory.read(path);
+      return { ...file, facts: splitFacts(file.content) };
+    }),
+    'memory.write': guard(({ path, content, baseVersion }) => memory.write(path, content, baseVersion, USER)),
+    'memory.create': guard(({ path, content }) => memory.create(path, content, USER)),
+    'memory.rename': guard(({ path, newPath }) => memory.rename(path, newPath, USER)),
+    'memory.delete': guard(async ({ path }) => {
+      const entries = await memory.list();
+      const inside = entries.filter((e) => e.kind === 'file' && e.path.startsWith(`${path}/`)).length;
+      const isFolder = entries.some((e) => e.path === path && e.kind === 'dir');
+      // A folder's files are not all visible in the panel's dialog: the main side asks too where it can.
+      if (isFolder && ctx.host.confirm) {
+        const ok = await ctx.host.confirm({
+          message: `Delete the folder ${path}?`,
+          detail: `It holds ${inside} ${inside === 1 ? 'file' : 'files'}. You can undo this from the memory history.`,
+          confirmLabel: 'Delete',
+        });
+        if (!ok)
+          throw new ContractError('invalid_request', 'Nothing was deleted: the deletion was cancelled.');
+      }
+      return memory.delete(path, USER);
+    }),
+    'memory.forgetFact': guard(async ({ path, factId, baseVersion }) => {
+      const file = await memory.read(path);
+      if (file.version !== baseVersion) {
+        throw new ContractError(
+          'conflict',
+          `${path} changed since it was shown; nothing was forgotten. Review the current version and try again.`,
+          { path, current: file.content, mine: null },
+        );
+      }
+      const next = removeFact(file.content, factId);
+      return memory.write(path, next, baseVersion, USER);
+    }),
+    'memory.revert': guard(({ journalId }) => memory.revert(journalId, USER)),
+    'memory.history': guard(async ({ path }) => ({ entries: await memory.history(path) })),
+    'memory.diff': guard(({ journalId }) => memory.diff(journalId)),
+    'memory.deleted': guard(async () => ({ entries: await memory.deleted() })),
+    'memory.restore': guard(({ journalId }) => memory.restore(journalId, USER)),
+    'memory.forget': guard(async ({ path }) => {
+      await memory.forget(path);
+      return { ok: true as const };
+    }),
+    'memory.search': guard(async ({ query, limit }) => {
+      const result = await ctx.memorySearch.search(query, limit);
+      return {
+        hits: result.hits.map(({ path, line, snippet, ranges }) => ({ path, line, snippet, ranges })),
+        truncated: result.truncated,
+      };
+    }),
+    'memory.stale': guard(async () => ({ entries: await memory.stale() })),
+    'memory.export': guard(async ({ includeJournal }) => {
+      const archive = await exportMemory(memory, { includeJournal });
+      const saved = await ctx.host.saveFile({
+        defaultName: archive.fileName,
+        mime: 'application/zip',
+        data: archive.data,
+      });
+      ctx.log.info('memory exported', {
+        files: archive.files,
+        journal: archive.journalFiles,
+        saved: saved.saved,
+      });
+      const res: { saved: boolean; fileName?: string; downloadUrl?: string } = { saved: saved.saved };
+      if (saved.fileName !== undefined) res.fileName = saved.fileName;
+      if (saved.downloadUrl !== undefined) res.downloadUrl = saved.downloadUrl;
+      return res;
+    }),
+    'memory.importPreview': guard(async ({ uploadId }) => {
+      const source = await ctx.host.pickImport({ uploadId });
+      if (!source) return { preview: null };
+      return { preview: await imports.preview(source) };
+    }),
+    'memory.importApply': guard(({ token, overwriteConflicts }) => imports.apply(token, overwriteConflicts)),
   };
 }
