@@ -23,4 +23,9 @@ export interface HostServices {
   openExternal(url: string): Promise<boolean>;
   /** Reveal a folder in the file manager. */
   openFolder(path: string): Promise<boolean>;
+  /**
+   * Ask before a destructive action the renderer cannot fully describe (deleting a folder or many files).
+   * Electron: a native message box. Browser mode: the page already asked, so this resolves true.
+   */
+  confirm?(request: { message: string; detail: string; confirmLabel: string }): Promise<boolean>;
 }

@@ -37,6 +37,7 @@ export function createAppHandlers(ctx: CoreContext): Domain {
       }),
     'app.openExternal': async ({ url }) => {
       const href = checkExternalUrl(url);
+      // Reviewed use of openExternal: checkExternalUrl lets only parsed https: URLs through.
       const opened = await ctx.host.openExternal(href);
       ctx.log.info('open external link', { host: new URL(href).host, opened });
       return { opened };

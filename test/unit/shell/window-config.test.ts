@@ -28,6 +28,7 @@ describe('BrowserWindow options', () => {
       experimentalFeatures: false,
       enableBlinkFeatures: '',
       preload: '/app/preload.cjs',
+      disableBlinkFeatures: 'Auxclick',
     });
   });
 });
