@@ -38,14 +38,14 @@ export type ServerMessage = z.infer<typeof serverMessage>;
 export class WireSizeError extends Error {
   constructor(readonly bytes: number) {
     super(
-      `The message is too large (${formatMegabytes(bytes)}; at most ${formatMegabytes(MAX_MESSAGE_BYTES)}).`,
+      `The message is too large (${formatMegabytes(bytes)}; at most ${MAX_MESSAGE_BYTES / (1024 * 1024)} MB).`,
     );
     this.name = 'WireSizeError';
   }
 }
 
 function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
 }
 
 /** UTF-8 length without allocating (TextEncoder would copy the whole string). */

@@ -4,7 +4,10 @@ import { scrubHostPaths, stripStack } from '../../../electron/core/rpc/scrub.js'
 
 describe('scrubHostPaths', () => {
   const scrubbed: Array<[string, string]> = [
-    ["ENOENT: no such file or directory, open '/home/alice/.config/Mnemo/config.json'", "ENOENT: no such file or directory, open '<path>'"],
+    [
+      "ENOENT: no such file or directory, open '/home/alice/.config/Mnemo/config.json'",
+      "ENOENT: no such file or directory, open '<path>'",
+    ],
     ['failed at /tmp/mnemo-abc/x.txt today', 'failed at <path> today'],
     ['EACCES /Users/bob/Library/Application Support/Mnemo', 'EACCES <path> Support/Mnemo'],
     ['"/Users/bob/Library/Application Support/Mnemo/a b.json" is locked', '"<path>" is locked'],
