@@ -1,6 +1,10 @@
+// chat.*: runs of the agent loop. A send persists the user's message before the run starts, so nothing
+// the user typed is lost whatever happens to the run; retry, regenerate and edit never duplicate a turn.
 import type { Handlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
+import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
+import { now } from '../agent/session.js';
 
 type Domain = Pick<
   Handlers,
@@ -14,18 +18,144 @@ type Domain = Pick<
   | 'chat.review'
 >;
 
-// Placeholder until this domain lands: every channel answers 'unavailable'.
-const notYet = (): Promise<never> => Promise.reject(new ContractError('unavailable', 'Not available yet.'));
+export function createChatHandlers(ctx: CoreContext): Domain {
+  const agent = (): ReturnType<typeof getAgent> => getAgent(ctx);
 
-export function createChatHandlers(_ctx: CoreContext): Domain {
+  /** The last user turn, and whether anything was answered after it. */
+  const lastTurn = (conversationId: string) => {
+    const messages = agent().store.get(conversationId).messages;
+    let index = -1;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i]!.kind === 'user') {
+        index = i;
+        break;
+      }
+    }
+    if (index < 0)
+      throw new ContractError('not_found', 'There is no message to send again in this conversation.');
+    return { user: messages[index]!, after: messages.slice(index + 1) };
+  };
+
   return {
-    'chat.send': notYet,
-    'chat.abort': notYet,
-    'chat.attach': notYet,
-    'chat.retry': notYet,
-    'chat.regenerate': notYet,
-    'chat.editResend': notYet,
-    'chat.pin': notYet,
-    'chat.review': notYet,
+    'chat.send': async (req) => {
+      const a = agent();
+      await a.store.init();
+      a.apiClient(); // no key: refuse before anything is stored
+      const state = req.conversationId
+        ? a.store.get(req.conversationId)
+        : await a.store.create({ memory: req.memory });
+      const conversationId = state.meta.id;
+      a.claim(conversationId);
+      let userMessageId: string;
+      try {
+        userMessageId = (await a.userMessage(conversationId, req.text)).id;
+      } catch (error) {
+        a.release(conversationId);
+        throw error;
+      }
+      const run = a.start(conversationId, userMessageId);
+      return { runId: run.runId, conversationId, userMessageId };
+    },
+
+    'chat.abort': async (req) => ({ aborted: ctx.runs.abort(req.runId) }),
+
+    'chat.attach': async (req) => ctx.runs.attach(req),
+
+    'chat.retry': async (req) => {
+      const a = agent();
+      await a.store.init();
+      const { user, after } = lastTurn(req.conversationId);
+      const last = after.at(-1);
+      if (
+        last &&
+        last.kind === 'assistant' &&
+        !last.interrupted &&
+        !last.content.some((b) => b.type === 'tool_use')
+      ) {
+        throw new ContractError(
+          'unavailable',
+          'The last message was answered already; use Regenerate for a new answer.',
+        );
+      }
+      a.claim(req.conversationId);
+      try {
+        // An interrupted partial answer is dropped; completed tool round trips are kept and continued.
+        if (last?.kind === 'assistant' && last.interrupted) {
+          await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: last.id, at: now() }]);
+          a.forget(req.conversationId);
+        }
+      } catch (error) {
+        a.release(req.conversationId);
+        throw error;
+      }
+      return { runId: a.start(req.conversationId, user.id).runId };
+    },
+
+    'chat.regenerate': async (req) => {
+      const a = agent();
+      await a.store.init();
+      const { user, after } = lastTurn(req.conversationId);
+      const first = after.find((m) => m.kind !== 'backfill');
+      a.claim(req.conversationId);
+      try {
+        if (first) {
+          await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: first.id, at: now() }]);
+          a.forget(req.conversationId);
+        }
+      } catch (error) {
+        a.release(req.conversationId);
+        throw error;
+      }
+      return { runId: a.start(req.conversationId, user.id).runId };
+    },
+
+    'chat.editResend': async (req) => {
+      const a = agent();
+      await a.store.init();
+      const state = a.store.get(req.conversationId);
+      const target = state.messages.find((m) => m.id === req.messageId);
+      if (!target || target.kind !== 'user') {
+        throw new ContractError('not_found', 'That message is not one of yours in this conversation.');
+      }
+      a.apiClient();
+      a.claim(req.conversationId);
+      let userMessageId: string;
+      try {
+        await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: target.id, at: now() }]);
+        a.forget(req.conversationId);
+        userMessageId = (await a.userMessage(req.conversationId, req.text)).id;
+      } catch (error) {
+        a.release(req.conversationId);
+        throw error;
+      }
+      return { runId: a.start(req.conversationId, userMessageId).runId };
+    },
+
+    'chat.pin': async (req) => {
+      const a = agent();
+      await a.store.init();
+      const state = a.store.get(req.conversationId);
+      const target = state.messages.find((m) => m.id === req.messageId);
+      if (!target || (target.kind !== 'user' && target.kind !== 'assistant')) {
+        throw new ContractError('not_found', 'That message is not in this conversation.');
+      }
+      await a.store.append(req.conversationId, [
+        { t: 'pin', messageId: req.messageId, pinned: req.pinned, at: now() },
+      ]);
+      return { ok: true as const };
+    },
+
+    'chat.review': async (req) => {
+      const reviews = agent().reviews;
+      if (req.decision === 'edit') {
+        if (req.content === undefined) {
+          throw new ContractError('invalid_request', 'An edit needs the content to save instead.');
+        }
+        reviews.resolve(req.reviewId, { decision: 'edit', content: req.content });
+      } else if (req.decision === 'reject')
+        reviews.resolve(req.reviewId, { decision: 'reject', reason: req.reason });
+      else reviews.resolve(req.reviewId, { decision: 'approve' });
+      return { ok: true as const };
+    },
   };
 }

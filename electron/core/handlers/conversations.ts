@@ -1,6 +1,11 @@
+// conversations.*: list, open, create, rename, delete, search (titles and content) and export.
 import type { Handlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
+import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
+import { searchConversations } from '../conversations/search.js';
+import { summarize, titleOf } from '../conversations/store.js';
+import { toMarkdown, transcript } from '../conversations/transcript.js';
 
 type Domain = Pick<
   Handlers,
@@ -13,17 +18,51 @@ type Domain = Pick<
   | 'conversations.export'
 >;
 
-// Placeholder until this domain lands: every channel answers 'unavailable'.
-const notYet = (): Promise<never> => Promise.reject(new ContractError('unavailable', 'Not available yet.'));
-
-export function createConversationsHandlers(_ctx: CoreContext): Domain {
+export function createConversationsHandlers(ctx: CoreContext): Domain {
+  const store = async () => {
+    const agent = getAgent(ctx);
+    await agent.store.init();
+    return agent.store;
+  };
   return {
-    'conversations.list': notYet,
-    'conversations.get': notYet,
-    'conversations.create': notYet,
-    'conversations.rename': notYet,
-    'conversations.delete': notYet,
-    'conversations.search': notYet,
-    'conversations.export': notYet,
+    'conversations.list': async () => ({ conversations: (await store()).list() }),
+    'conversations.get': async (req) => {
+      const state = (await store()).get(req.id);
+      return { conversation: summarize(state), items: transcript(state) };
+    },
+    'conversations.create': async (req) => {
+      const state = await (await store()).create({ title: req.title, memory: req.memory });
+      return { conversation: summarize(state) };
+    },
+    'conversations.rename': async (req) => ({
+      conversation: summarize(await (await store()).rename(req.id, req.title)),
+    }),
+    'conversations.delete': async (req) => {
+      const s = await store();
+      s.get(req.id);
+      if (ctx.runs.activeFor(req.id)) {
+        throw new ContractError(
+          'unavailable',
+          'A reply is still being written there: stop it before deleting.',
+        );
+      }
+      await s.delete(req.id);
+      getAgent(ctx).forget(req.id);
+      return { ok: true as const };
+    },
+    'conversations.search': async (req) => ({
+      results: searchConversations((await store()).states(), req.query),
+    }),
+    'conversations.export': async (req) => {
+      const state = (await store()).get(req.id);
+      const title = titleOf(state);
+      const slug =
+        title
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 60) || 'conversation';
+      return { fileName: `${slug}.md`, markdown: toMarkdown(title, state) };
+    },
   };
 }

@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+// `npm run chat -- [--data-dir DIR] [--model M] [--context native|local|off] [--compact-at TOKENS]
+// [--keep-tool-results N] [--max-turns N] [--no-memory] [--continue] "message"`: the headless face. It runs
+// the same backend as the app (createCore) and prints the loop as it happens, then `Final answer:` and the
+// text. Exit codes: 0 done, 1 the run failed, 2 bad usage, 3 no API key, 130 interrupted.
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import type { RunEvent } from '../shared/channels/chat.js';
+import type { Settings } from '../shared/channels/settings.js';
+import { ContractError } from '../shared/errors.js';
+import { getAgent } from './core/agent/index.js';
+import { createCore } from './core/create-core.js';
+import { resolveDataDir } from './core/data-dir.js';
+import type { HostServices } from './core/host.js';
+
+const USAGE = `Usage: npm run chat -- [options] "message"
+
+  --data-dir DIR            where memory and conversations live (default: MNEMO_DATA_DIR, else the app's folder)
+  --model M                 the model (default: the app's setting)
+  --context native|local|off  context management strategy
+  --compact-at TOKENS       compact the context past this many tokens
+  --keep-tool-results N     tool results kept when old ones are cleared
+  --max-turns N             requests per run at most
+  --no-memory               a temporary conversation: no memory loaded, no memory tools
+  --continue                continue the most recent conversation instead of starting a new one
+  -h, --help                this text
+
+Needs ANTHROPIC_API_KEY (or a key saved in the app). ANTHROPIC_BASE_URL points it at another endpoint.`;
+
+class UsageError extends Error {}
+
+interface CliArgs {
+  dataDir: string | undefined;
+  message: string;
+  noMemory: boolean;
+  continue: boolean;
+  overrides: Partial<Settings>;
+}
+
+function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} needs a whole number from ${min} to ${max}.`);
+  return n;
+}
+
+function parse(argv: string[]): CliArgs | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        model: { type: 'string' },
+        context: { type: 'string' },
+        'compact-at': { type: 'string' },
+        'keep-tool-results': { type: 'string' },
+        'max-turns': { type: 'string' },
+        'no-memory': { type: 'boolean' },
+        continue: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  const message = parsed.positionals.join(' ').trim();
+  if (!message) throw new UsageError('Give the message to send, e.g. npm run chat -- "Hello".');
+  const overrides: Partial<Settings> = {};
+  if (v.model !== undefined) {
+    if (!v.model.trim()) throw new UsageError('--model needs a model name.');
+    overrides.model = v.model.trim();
+  }
+  if (v.context !== undefined) {
+    if (!['native', 'local', 'off'].includes(v.context))
+      throw new UsageError('--context is native, local or off.');
+    overrides.contextStrategy = v.context as Settings['contextStrategy'];
+  }
+  const compactAt = int('compact-at', v['compact-at'], 1_000, 2_000_000);
+  if (compactAt !== undefined) overrides.compactTrigger = compactAt;
+  const keep = int('keep-tool-results', v['keep-tool-results'], 0, 100);
+  if (keep !== undefined) overrides.clearKeep = keep;
+  const maxTurns = int('max-turns', v['max-turns'], 1, 200);
+  if (maxTurns !== undefined) overrides.maxTurns = maxTurns;
+  return {
+    dataDir: v['data-dir'],
+    message,
+    noMemory: v['no-memory'] === true,
+    continue: v.continue === true,
+    overrides,
+  };
+}
+
+const cliHost: HostServices = {
+  kind: 'browser',
+  saveFile: async () => ({ saved: false }),
+  pickImport: async () => null,
+  openExternal: async () => false,
+  openFolder: async () => false,
+};
+
+function brief(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  const i = input as Record<string, unknown>;
+  const keys = ['command', 'path', 'old_path', 'new_path', 'query'].filter((k) => i[k] !== undefined);
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, i[k]])));
+}
+
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+const err = (line: string): void => void process.stderr.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  let args: CliArgs | 'help';
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args === 'help') {
+    out(USAGE);
+    return 0;
+  }
+  const core = await createCore({ dataDir: resolveDataDir({ flag: args.dataDir }), host: cliHost });
+  try {
+    if (!core.ctx.settings.apiKey()) {
+      err("Mnemo needs an Anthropic API key: set ANTHROPIC_API_KEY (or save a key in the app's Settings).");
+      return 3;
+    }
+    const agent = getAgent(core.ctx);
+    agent.configure(args.overrides);
+    await agent.store.init();
+    const conversationId = args.continue ? agent.store.list()[0]?.id : undefined;
+    return await chat(core, args, conversationId);
+  } finally {
+    await core.close();
+  }
+}
+
+async function chat(
+  core: Awaited<ReturnType<typeof createCore>>,
+  args: CliArgs,
+  conversationId: string | undefined,
+): Promise<number> {
+  const texts = new Map<string, string>();
+  let finalId: string | null = null;
+  let runId: string | null = null;
+  const early: RunEvent[] = [];
+  let failed: RunEvent | null = null;
+  let resolveDone!: (status: string) => void;
+  const done = new Promise<string>((resolve) => (resolveDone = resolve));
+  const turns = new Map<string, number>();
+
+  const handle = (e: RunEvent): void => {
+    switch (e.type) {
+      case 'text.delta':
+        texts.set(e.messageId, (texts.get(e.messageId) ?? '') + e.text);
+        break;
+      case 'message.done':
+        if (texts.get(e.messageId)) finalId = e.messageId;
+        break;
+      case 'memory.backfill':
+        if (e.totalFiles > 0) {
+          out(
+            `[memory backfill] ${e.files.length} of ${e.totalFiles} files, about ${e.tokens} tokens: ${e.files.map((f) => f.path).join(', ') || '(index only)'}`,
+          );
+        }
+        break;
+      case 'tool.call':
+        turns.set(e.toolUseId, e.turn);
+        out(`[turn ${e.turn}] called ${e.name} ${brief(e.input)}`);
+        break;
+      case 'tool.result':
+        if (e.isError)
+          out(`[turn ${turns.get(e.toolUseId) ?? '?'}] ${e.name} refused: ${e.result.split('\n')[0]}`);
+        break;
+      case 'context.cleared':
+        out(
+          `[tool results cleared] ${e.clearedToolUses} tool results, about ${e.clearedTokens} tokens (${e.strategy})`,
+        );
+        break;
+      case 'context.compacted':
+        out(
+          `[compaction] ${e.messagesCompacted} messages summarized (${e.strategy}), about ${e.tokensBefore} → ${e.tokensAfter} tokens`,
+        );
+        break;
+      case 'turn.limit':
+        out(`[turn limit] stopped after ${e.turns} turns`);
+        break;
+      case 'review.request':
+        void review(core, e);
+        break;
+      case 'run.error':
+        failed = e;
+        break;
+      case 'run.finished':
+        resolveDone(e.status);
+        break;
+      default:
+        break;
+    }
+  };
+  core.bus.subscribe((name, payload) => {
+    if (name !== 'chat.event') return;
+    const e = payload as RunEvent;
+    if (runId === null) early.push(e);
+    else if (e.runId === runId) handle(e);
+  });
+  const onSigint = (): void => void (runId && core.ctx.runs.abort(runId));
+  process.once('SIGINT', onSigint);
+  const res = await core.handlers['chat.send'](
+    { text: args.message, memory: !args.noMemory, ...(conversationId ? { conversationId } : {}) },
+    { clientId: 'cli' },
+  );
+  runId = res.runId;
+  for (const e of early.splice(0)) if (e.runId === runId) handle(e);
+  const status = await done;
+  process.off('SIGINT', onSigint);
+  const answer = finalId ? (texts.get(finalId) ?? '') : '';
+  if (failed) {
+    const f = failed as Extract<RunEvent, { type: 'run.error' }>;
+    err(`Error (${f.kind}): ${f.message}`);
+  }
+  if (answer || status === 'done') {
+    out('Final answer:');
+    out(answer);
+  }
+  if (status === 'aborted') return 130;
+  if (status === 'error') return failed && (failed as { kind: string }).kind === 'auth' ? 3 : 1;
+  return 0;
+}
+
+async function review(
+  core: Awaited<ReturnType<typeof createCore>>,
+  e: Extract<RunEvent, { type: 'review.request' }>,
+): Promise<void> {
+  const answer = async (decision: 'approve' | 'reject', reason?: string): Promise<void> => {
+    await core.handlers['chat.review'](
+      { reviewId: e.reviewId, decision, ...(reason ? { reason } : {}) },
+      { clientId: 'cli' },
+    );
+  };
+  if (!process.stdin.isTTY) {
+    out(
+      `[review] ${e.command} ${e.path}: refused (memory writes need approval and there is no terminal to ask on)`,
+    );
+    await answer(
+      'reject',
+      'Memory is in "ask me" mode and the CLI has no terminal to ask the user, so the write was refused.',
+    );
+    return;
+  }
+  out(`[review] The assistant wants to ${e.command} ${e.path}`);
+  if (e.before !== null) out(`--- before\n${e.before}`);
+  if (e.after !== null) out(`+++ after\n${e.after}`);
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const reply = (await rl.question('Allow this memory change? [y/N] ')).trim().toLowerCase();
+  rl.close();
+  await answer(
+    reply === 'y' || reply === 'yes' ? 'approve' : 'reject',
+    reply === 'y' || reply === 'yes' ? undefined : 'The user declined.',
+  );
+}
+
+main()
+  .then((code) => process.exit(code))
+  .catch((error: unknown) => {
+    if (error instanceof ContractError) err(`Mnemo: ${error.message}`);
+    else err(`Mnemo failed: ${(error as Error)?.message ?? String(error)}`);
+    process.exit(error instanceof ContractError && error.code === 'no_api_key' ? 3 : 1);
+  });

@@ -1,0 +1,272 @@
+// The agent service of one backend: conversations, runs of the loop, reviews, memory notes and the context
+// meter. The chat.*, conversations.* and context.* handlers, and the CLI, all go through it.
+import Anthropic from '@anthropic-ai/sdk';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Memory } from '../../../memory/types.js';
+import type { Settings } from '../../../shared/channels/settings.js';
+import { ContractError } from '../../../shared/errors.js';
+import type { CoreContext } from '../context.js';
+import type { MessageRecord } from '../conversations/records.js';
+import { ConversationStore, summarize } from '../conversations/store.js';
+import type { RunHandle, RunStatus } from '../runs.js';
+import { Accounting } from './accounting.js';
+import { estimateTokens } from './estimate.js';
+import { runLoop } from './loop.js';
+import { MemoryNotes } from './memory-notes.js';
+import { ReviewBroker } from './review.js';
+import type { LoopSession } from './session.js';
+import { now } from './session.js';
+import { systemPrompt } from './system-prompt.js';
+import { type SearchTool, Toolbox } from './tools.js';
+
+export const NO_KEY_MESSAGE =
+  'No Anthropic API key: add one in Settings, or set the ANTHROPIC_API_KEY environment variable.';
+
+export interface AgentOptions {
+  memory?: Memory | null;
+  search?: SearchTool | null;
+  /** Overrides on top of the stored settings for this backend only (CLI flags). */
+  overrides?: Partial<Settings>;
+  /** Client options (tests: fewer retries). */
+  maxRetries?: number;
+}
+
+type Body = (s: LoopSession) => Promise<Exclude<RunStatus, 'running'>>;
+
+export class Agent {
+  readonly store: ConversationStore;
+  readonly reviews = new ReviewBroker();
+  readonly memory: Memory | null;
+  private readonly toolboxes: { on: Toolbox; off: Toolbox };
+  private readonly notes: MemoryNotes | null;
+  private readonly accountings = new Map<string, Accounting>();
+  private readonly busy = new Set<string>();
+  private readonly windows = new Map<string, Promise<number | null>>();
+  private overrides: Partial<Settings>;
+  private client: { key: string; client: Anthropic } | null = null;
+
+  constructor(
+    readonly ctx: CoreContext,
+    private readonly options: AgentOptions = {},
+  ) {
+    this.store = new ConversationStore(path.join(ctx.dataDir, 'conversations'));
+    this.memory = options.memory ?? null;
+    this.toolboxes = { on: new Toolbox(this.memory, options.search ?? null), off: new Toolbox(null, null) };
+    this.notes = this.memory ? new MemoryNotes(this.memory) : null;
+    this.overrides = options.overrides ?? {};
+    this.store.onChange(() =>
+      this.ctx.events.emit('conversations.changed', { conversations: this.store.list() }),
+    );
+  }
+
+  configure(overrides: Partial<Settings>): void {
+    this.overrides = { ...this.overrides, ...overrides };
+  }
+
+  settings(): Settings {
+    return { ...this.ctx.settings.get(), ...this.overrides };
+  }
+
+  apiClient(): Anthropic {
+    const key = this.ctx.settings.apiKey();
+    if (!key) throw new ContractError('no_api_key', NO_KEY_MESSAGE);
+    if (this.client?.key !== key) {
+      const client = new Anthropic({
+        apiKey: key,
+        ...(this.ctx.baseUrl ? { baseURL: this.ctx.baseUrl } : {}),
+        ...(this.options.maxRetries !== undefined ? { maxRetries: this.options.maxRetries } : {}),
+      });
+      this.client = { key, client };
+    }
+    return this.client.client;
+  }
+
+  toolbox(memoryOn: boolean): Toolbox {
+    return memoryOn ? this.toolboxes.on : this.toolboxes.off;
+  }
+
+  systemTokens(memoryOn: boolean): number {
+    const tools = this.toolbox(memoryOn).definitions;
+    return estimateTokens(systemPrompt(memoryOn)) + estimateTokens(JSON.stringify(tools));
+  }
+
+  accounting(conversationId: string): Accounting {
+    let acc = this.accountings.get(conversationId);
+    if (!acc) {
+      const state = this.store.get(conversationId);
+      acc = Accounting.fromState(state, this.systemTokens(state.meta.memory));
+      this.accountings.set(conversationId, acc);
+    }
+    return acc;
+  }
+
+  resetAccounting(conversationId: string): Accounting {
+    this.accountings.delete(conversationId);
+    return this.accounting(conversationId);
+  }
+
+  forget(conversationId: string): void {
+    this.accountings.delete(conversationId);
+  }
+
+  /** The model's context window from the models endpoint (cached; null when unknown). */
+  contextWindow(model: string): Promise<number | null> {
+    let known = this.windows.get(model);
+    if (!known) {
+      known = (async () => {
+        try {
+          return (await this.apiClient().models.retrieve(model)).max_input_tokens ?? null;
+        } catch {
+          this.windows.delete(model);
+          return null;
+        }
+      })();
+      this.windows.set(model, known);
+    }
+    return known;
+  }
+
+  /** Claims a conversation for a run; throws if one is already running there. */
+  claim(conversationId: string): void {
+    if (this.busy.has(conversationId) || this.ctx.runs.activeFor(conversationId)) {
+      throw new ContractError(
+        'unavailable',
+        'A reply is still being written in this conversation: wait for it or stop it first.',
+      );
+    }
+    this.busy.add(conversationId);
+  }
+
+  release(conversationId: string): void {
+    this.busy.delete(conversationId);
+  }
+
+  async userMessage(conversationId: string, text: string): Promise<MessageRecord> {
+    const state = this.store.get(conversationId);
+    const hasHistory = state.messages.length > 0;
+    const note = hasHistory && state.meta.memory && this.notes ? await this.notes.take(conversationId) : null;
+    const record: MessageRecord = {
+      t: 'msg',
+      id: randomUUID(),
+      kind: 'user',
+      role: 'user',
+      content: [...(note ? [{ type: 'text' as const, text: note }] : []), { type: 'text', text }],
+      text,
+      at: now(),
+    };
+    const records: Parameters<ConversationStore['append']>[1] = [record];
+    if (!state.title) records.push({ t: 'title', title: titleFrom(text), at: record.at });
+    await this.store.append(conversationId, records);
+    this.accountings.get(conversationId)?.add(record);
+    return record;
+  }
+
+  /**
+   * Starts a run on a claimed conversation: `body` runs the loop (or a compaction) in the background; the
+   * run always finishes with a status and the claim is released.
+   */
+  start(conversationId: string, userMessageId: string, body: Body = runLoop): RunHandle {
+    let client: Anthropic;
+    try {
+      client = this.apiClient();
+    } catch (error) {
+      this.release(conversationId);
+      throw error;
+    }
+    const run = this.ctx.runs.start(conversationId);
+    run.emit({ type: 'run.started', userMessageId });
+    const settings = this.settings();
+    const state = this.store.get(conversationId);
+    const memoryOn = state.meta.memory && this.memory !== null;
+    if (memoryOn) this.notes?.follow(conversationId);
+    const session: LoopSession = {
+      client,
+      store: this.store,
+      run,
+      conversationId,
+      settings,
+      model: settings.model,
+      strategy: settings.contextStrategy,
+      maxTurns: settings.maxTurns,
+      stallMs: settings.stallTimeoutMs,
+      memory: memoryOn ? this.memory : null,
+      toolbox: this.toolbox(memoryOn),
+      reviews: this.reviews,
+      log: this.ctx.log,
+      accounting: () => this.accounting(conversationId),
+      resetAccounting: () => this.resetAccounting(conversationId),
+      takeMemoryNotes: () =>
+        memoryOn && this.notes ? this.notes.take(conversationId) : Promise.resolve(null),
+      contextChanged: () => void this.emitContext(conversationId),
+    };
+    void (async () => {
+      let status: Exclude<RunStatus, 'running'> = 'error';
+      try {
+        status = await body(session);
+      } catch (error) {
+        this.ctx.log.error('run crashed', { error });
+        const failure =
+          error instanceof ContractError
+            ? error.message
+            : 'Something went wrong inside Mnemo. Retry, or see the log.';
+        run.emit({ type: 'run.error', kind: 'internal', message: failure, retryable: true });
+      } finally {
+        this.release(conversationId);
+        run.finish(status);
+        this.emitContext(conversationId);
+      }
+    })();
+    return run;
+  }
+
+  async emitContext(conversationId: string): Promise<void> {
+    try {
+      this.ctx.events.emit('context.changed', await this.contextUsage(conversationId));
+    } catch {
+      // The conversation was deleted meanwhile: nothing to report.
+    }
+  }
+
+  async contextUsage(conversationId: string) {
+    const state = this.store.get(conversationId);
+    const settings = this.settings();
+    const acc = this.accounting(conversationId);
+    return {
+      conversationId,
+      model: settings.model,
+      strategy: settings.contextStrategy,
+      contextWindow: await this.contextWindow(settings.model),
+      clearTrigger: settings.clearTrigger,
+      compactTrigger: settings.compactTrigger,
+      total: acc.total,
+      parts: acc.parts(),
+      measured: acc.isMeasured,
+      history: state.history.map((h) => ({
+        at: h.at,
+        kind: h.kind,
+        strategy: h.strategy,
+        tokensBefore: h.before,
+        tokensAfter: h.after,
+        detail: h.detail,
+      })),
+    };
+  }
+
+  summaries() {
+    return this.store.list();
+  }
+
+  summary(conversationId: string) {
+    return summarize(this.store.get(conversationId));
+  }
+
+  close(): void {
+    this.notes?.close();
+  }
+}
+
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ');
+  return line.length <= 60 ? line : `${line.slice(0, 57).trimEnd()}...`;
+}

@@ -1,0 +1,116 @@
+// "Compact now": native sends the on-demand request (compaction:{type:"summarize"}, beta compact-2026-09-04,
+// no context_management) and puts the signed block first in place of everything it summarizes (§3b); local
+// runs our own summarizer over the whole conversation. Either way the memory is given again after it.
+import type { CompactedRecord } from '../../conversations/records.js';
+import { loadBackfill, newToolUseId, pinnedQuote } from '../backfill-step.js';
+import { classifyError } from '../errors.js';
+import { BETA_COMPACT, BETA_COMPACT_ON_DEMAND, buildRequest } from '../request.js';
+import type { RunStatus } from '../../runs.js';
+import { type LoopSession, appendEvent, now, state } from '../session.js';
+import { streamTurn } from '../stream-turn.js';
+import { compactLocal } from './local.js';
+import { repairTail } from '../run-tools.js';
+
+export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
+  await repairTail(s);
+  if (s.strategy !== 'native') {
+    const done = await compactLocal(s, true);
+    if (s.run.signal.aborted) return 'aborted';
+    if (!done) return fail(s, 'Compaction did not produce a summary. Retry in a moment.');
+    return 'done';
+  }
+  const st = state(s);
+  const last = st.messages.at(-1);
+  if (!last) return fail(s, 'There is nothing to compact yet.');
+  const params = buildRequest(st, {
+    settings: s.settings,
+    model: s.model,
+    tools: s.toolbox.definitions,
+    strategy: 'off',
+  });
+  delete params.context_management;
+  params.betas = [
+    ...new Set([...(params.betas ?? []).filter((b) => b !== BETA_COMPACT), BETA_COMPACT_ON_DEMAND]),
+  ];
+  (params as { compaction?: unknown }).compaction = { type: 'summarize' };
+  const tokensBefore = s.accounting().total;
+  const outcome = await streamTurn(s.client, params, { signal: s.run.signal, stallMs: s.stallMs });
+  if (outcome.kind === 'aborted') return 'aborted';
+  if (outcome.kind !== 'ok') {
+    const failure =
+      outcome.kind === 'stalled'
+        ? { kind: 'stalled' as const, message: 'Compaction stalled and was stopped. Retry.', retryable: true }
+        : classifyError(outcome.error);
+    s.run.emit({ type: 'run.error', ...failure });
+    await appendEvent(s, { event: 'error', text: failure.message, detail: failure.kind });
+    return 'error';
+  }
+  const block = outcome.message.content.find((b) => b.type === 'compaction');
+  if (!block || block.type !== 'compaction' || !block.content) {
+    return fail(s, 'The API returned no summary, so nothing was compacted. Retry in a moment.');
+  }
+  const backfill = await loadBackfill(s);
+  const pinned = pinnedQuote(s);
+  const record: CompactedRecord = {
+    t: 'compacted',
+    strategy: 'native',
+    lastMessageId: last.id,
+    summary: block.content,
+    block: {
+      type: 'compaction',
+      content: block.content,
+      encrypted_content: block.encrypted_content,
+      ...(block.signature != null ? { signature: block.signature } : {}),
+    },
+    ...(backfill
+      ? {
+          memory: {
+            toolUseId: newToolUseId(),
+            text: backfill.text,
+            files: backfill.files,
+            totalFiles: backfill.totalFiles,
+            tokens: backfill.tokens,
+          },
+        }
+      : {}),
+    ...(pinned ? { pinned } : {}),
+    tokensBefore,
+    tokensAfter: 0,
+    messagesCompacted: st.messages.length,
+    at: now(),
+  };
+  await s.store.append(s.conversationId, [record]);
+  const tokensAfter = s.resetAccounting().total;
+  await appendEvent(s, {
+    event: 'compacted',
+    strategy: 'native',
+    text: `Compacted ${record.messagesCompacted} messages into a summary.`,
+    detail: block.content,
+    tokensBefore,
+    tokensAfter,
+  });
+  s.run.emit({
+    type: 'context.compacted',
+    strategy: 'native',
+    summary: block.content,
+    messagesCompacted: record.messagesCompacted,
+    tokensBefore,
+    tokensAfter,
+  });
+  if (backfill) {
+    s.run.emit({
+      type: 'memory.backfill',
+      files: backfill.files,
+      totalFiles: backfill.totalFiles,
+      tokens: backfill.tokens,
+    });
+  }
+  s.contextChanged();
+  return 'done';
+}
+
+async function fail(s: LoopSession, message: string): Promise<Exclude<RunStatus, 'running'>> {
+  s.run.emit({ type: 'run.error', kind: 'invalid_request', message, retryable: true });
+  await appendEvent(s, { event: 'error', text: message, detail: 'compaction' });
+  return 'error';
+}

@@ -1,0 +1,68 @@
+// Native context management (the API's clear_tool_uses_20250919 and compact_20260112 edits, sent by
+// request.ts): after each reply, report what the API did, and after a compaction give the memory and the
+// pinned messages again right after the summary (the compaction block is round-tripped unchanged).
+import type { BetaMessage } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import { giveAgainAfterCompaction } from '../backfill-step.js';
+import { type LoopSession, appendEvent, state } from '../session.js';
+
+export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Promise<void> {
+  for (const edit of reply.context_management?.applied_edits ?? []) {
+    if (edit.type !== 'clear_tool_uses_20250919') continue;
+    const before = s.accounting().total;
+    s.accounting().nativeCleared(edit.cleared_input_tokens);
+    s.run.emit({
+      type: 'context.cleared',
+      strategy: 'native',
+      clearedToolUses: edit.cleared_tool_uses,
+      clearedTokens: edit.cleared_input_tokens,
+    });
+    await appendEvent(s, {
+      event: 'cleared',
+      strategy: 'native',
+      text: `Cleared ${edit.cleared_tool_uses} old tool results (${edit.cleared_input_tokens} tokens).`,
+      tokensBefore: before,
+      tokensAfter: Math.max(0, before - edit.cleared_input_tokens),
+    });
+  }
+  const first = reply.content[0];
+  if (first?.type !== 'compaction' || typeof first.content !== 'string') return;
+  const st = state(s);
+  const at = st.messages.length - 1;
+  // Everything before the reply that carries the block is now summarized (the API ignores it).
+  const previous = lastCompactionIndex(s, at);
+  const messagesCompacted = Math.max(0, at - previous - 1);
+  const tokensBefore = sumIterations(reply) ?? s.accounting().total;
+  await giveAgainAfterCompaction(s);
+  const acc = s.resetAccounting();
+  s.run.emit({
+    type: 'context.compacted',
+    strategy: 'native',
+    summary: first.content,
+    messagesCompacted,
+    tokensBefore,
+    tokensAfter: acc.total,
+  });
+  await appendEvent(s, {
+    event: 'compacted',
+    strategy: 'native',
+    text: `Compacted ${messagesCompacted} earlier messages into a summary.`,
+    detail: first.content,
+    tokensBefore,
+    tokensAfter: acc.total,
+  });
+}
+
+function lastCompactionIndex(s: LoopSession, before: number): number {
+  const messages = state(s).messages;
+  for (let i = before - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'assistant' && messages[i]!.content[0]?.type === 'compaction') return i;
+  }
+  return -1;
+}
+
+/** The compaction iteration's input is the size of the context that was closed. */
+function sumIterations(reply: BetaMessage): number | undefined {
+  const iterations = reply.usage.iterations ?? [];
+  const compaction = iterations.find((i) => i.type === 'compaction');
+  return compaction ? compaction.input_tokens : undefined;
+}

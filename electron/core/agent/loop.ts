@@ -1,0 +1,132 @@
+// The agent loop for one run: request, stream, persist, run tools, repeat, until the model ends its turn,
+// the turn cap is reached, the user aborts, or the API fails. Whatever happens, the persisted history is one
+// the API accepts on the next request (tool_use always answered, partial text kept and marked interrupted).
+import { randomUUID } from 'node:crypto';
+import type { RunStatus } from '../runs.js';
+import { convertReply, partialText } from './assistant-content.js';
+import { ensureBackfill } from './backfill-step.js';
+import { localBeforeRequest } from './context/local.js';
+import { nativeAfterReply } from './context/native.js';
+import { classifyError } from './errors.js';
+import { buildRequest } from './request.js';
+import { repairTail, runTools } from './run-tools.js';
+import { type LoopSession, appendEvent, appendMessage, now, state } from './session.js';
+import { type TurnOutcome, streamTurn } from './stream-turn.js';
+
+export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
+  const { run } = s;
+  await repairTail(s);
+  await ensureBackfill(s);
+  let turn = 0;
+  for (;;) {
+    if (run.signal.aborted) return 'aborted';
+    if (turn >= s.maxTurns) {
+      run.emit({ type: 'turn.limit', turns: turn });
+      await appendEvent(s, {
+        event: 'turn_limit',
+        text: `Stopped at the turn limit (${turn} requests in one run). Send a message or Retry to continue.`,
+      });
+      return 'turn_limit';
+    }
+    turn += 1;
+    if (s.strategy === 'local') {
+      await localBeforeRequest(s);
+      if (run.signal.aborted) return 'aborted';
+    }
+    const params = buildRequest(state(s), {
+      settings: s.settings,
+      model: s.model,
+      tools: s.toolbox.definitions,
+      strategy: s.strategy,
+    });
+    const messageId = randomUUID();
+    const outcome = await streamTurn(s.client, params, {
+      signal: run.signal,
+      stallMs: s.stallMs,
+      onText: (text) => run.emit({ type: 'text.delta', messageId, text }),
+    });
+    if (outcome.kind !== 'ok') return endEarly(s, outcome, messageId);
+
+    const reply = outcome.message;
+    const converted = convertReply(reply);
+    const usage = reply.usage;
+    if (converted.content.length > 0) {
+      await appendMessage(s, {
+        t: 'msg',
+        id: messageId,
+        kind: 'assistant',
+        role: 'assistant',
+        content: converted.content,
+        at: now(),
+        ...(converted.cutToolUse ? { interrupted: true } : {}),
+        usage: {
+          input: usage.input_tokens,
+          output: usage.output_tokens,
+          cacheRead: usage.cache_read_input_tokens ?? 0,
+          cacheWrite: usage.cache_creation_input_tokens ?? 0,
+        },
+      });
+      s.accounting().measure({
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        cacheRead: usage.cache_read_input_tokens ?? 0,
+        cacheWrite: usage.cache_creation_input_tokens ?? 0,
+      });
+      run.emit({ type: 'message.done', messageId, interrupted: converted.cutToolUse });
+    }
+    await nativeAfterReply(s, reply);
+    s.contextChanged();
+
+    if (
+      converted.toolUses.length > 0 &&
+      (reply.stop_reason === 'tool_use' || reply.stop_reason === 'max_tokens')
+    ) {
+      await runTools(s, converted.toolUses, turn);
+      s.contextChanged();
+      continue;
+    }
+    if (reply.stop_reason === 'pause_turn' || reply.stop_reason === 'compaction') continue;
+    if (converted.cutToolUse) {
+      await appendEvent(s, {
+        event: 'interrupted',
+        text: 'The answer reached the output limit in the middle of a tool call; the call was not run.',
+      });
+    }
+    return 'done';
+  }
+}
+
+/** Abort, stall or API error: keep the partial text (marked interrupted), report, end the run. */
+async function endEarly(
+  s: LoopSession,
+  outcome: Exclude<TurnOutcome, { kind: 'ok' }>,
+  messageId: string,
+): Promise<Exclude<RunStatus, 'running'>> {
+  const { run } = s;
+  const content = partialText(outcome.partial);
+  if (content.length > 0) {
+    await appendMessage(s, {
+      t: 'msg',
+      id: messageId,
+      kind: 'assistant',
+      role: 'assistant',
+      content,
+      at: now(),
+      interrupted: true,
+    });
+    run.emit({ type: 'message.done', messageId, interrupted: true });
+  }
+  if (outcome.kind === 'aborted') return 'aborted';
+  const failure =
+    outcome.kind === 'stalled'
+      ? {
+          kind: 'stalled' as const,
+          message: `The answer stalled (nothing arrived for ${Math.round(s.stallMs / 1000)} s) and was stopped. Retry to try again.`,
+          retryable: true,
+        }
+      : classifyError(outcome.error);
+  if (outcome.kind === 'error') s.log.warn('run failed', { kind: failure.kind, message: failure.message });
+  run.emit({ type: 'run.error', ...failure });
+  await appendEvent(s, { event: 'error', text: failure.message, detail: failure.kind });
+  return 'error';
+}

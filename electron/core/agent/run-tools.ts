@@ -1,0 +1,95 @@
+// Executes the tool_use blocks of one reply, in order (memory writes depend on each other), and appends
+// their results as one user message. Every tool_use gets a result: after an abort the remaining ones are
+// answered "cancelled by the user", so the history stays one the API accepts.
+import { randomUUID } from 'node:crypto';
+import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import type { ToolMeta } from '../conversations/records.js';
+import type { ToolUse } from './assistant-content.js';
+import { type LoopSession, appendMessage, now, state } from './session.js';
+import type { ToolEnv } from './tools.js';
+import { titleOf } from '../conversations/store.js';
+
+export const CANCELLED = 'Error: cancelled by the user before this tool ran.';
+
+export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): Promise<void> {
+  const { run } = s;
+  const content: BetaContentBlockParam[] = [];
+  const tools: Record<string, ToolMeta> = {};
+  const env: ToolEnv = {
+    conversationId: s.conversationId,
+    conversationTitle: titleOf(state(s)),
+    writeMode: s.settings.memoryWriteMode,
+    review: (proposal, toolUseId) =>
+      s.reviews.request(run.runId, run.signal, (reviewId) => {
+        run.emit({
+          type: 'review.request',
+          reviewId,
+          toolUseId,
+          command: proposal.command,
+          path: proposal.path,
+          before: proposal.before,
+          after: proposal.after,
+        });
+      }),
+  };
+  for (const call of calls) {
+    if (run.signal.aborted) {
+      content.push({ type: 'tool_result', tool_use_id: call.id, content: CANCELLED, is_error: true });
+      tools[call.id] = { name: call.name, durationMs: 0, isError: true };
+      continue;
+    }
+    run.emit({ type: 'tool.call', toolUseId: call.id, name: call.name, input: call.input, turn });
+    const started = performance.now();
+    const result = await s.toolbox.execute(call, env);
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    run.emit({
+      type: 'tool.result',
+      toolUseId: call.id,
+      name: call.name,
+      result: result.content,
+      isError: result.isError,
+      durationMs,
+    });
+    content.push({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: result.content,
+      ...(result.isError ? { is_error: true } : {}),
+    });
+    tools[call.id] = { name: call.name, durationMs, isError: result.isError };
+  }
+  const notes = run.signal.aborted ? null : await s.takeMemoryNotes();
+  if (notes) content.push({ type: 'text', text: notes });
+  const id = randomUUID();
+  await appendMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: now(), tools });
+  run.emit({ type: 'message.done', messageId: id, interrupted: false });
+}
+
+/** Before a run: a reply whose tool_use blocks never got results (a crash mid-tool) gets them now. */
+export async function repairTail(s: LoopSession): Promise<void> {
+  const last = state(s).messages.at(-1);
+  if (!last || last.role !== 'assistant') return;
+  const pending = last.content.filter((b) => b.type === 'tool_use');
+  if (pending.length === 0) return;
+  const content: BetaContentBlockParam[] = pending.map((b) => ({
+    type: 'tool_result',
+    tool_use_id: (b as { id: string }).id,
+    content: CANCELLED,
+    is_error: true,
+  }));
+  const tools = Object.fromEntries(
+    pending.map((b) => [
+      (b as { id: string }).id,
+      { name: (b as { name: string }).name, durationMs: 0, isError: true },
+    ]),
+  );
+  await appendMessage(s, {
+    t: 'msg',
+    id: randomUUID(),
+    kind: 'tool_results',
+    role: 'user',
+    content,
+    at: now(),
+    tools,
+  });
+}

@@ -1,0 +1,55 @@
+// Everything one run of the loop needs, assembled by the agent service (agent.ts) for each run.
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Memory } from '../../../memory/types.js';
+import type { Settings } from '../../../shared/channels/settings.js';
+import type { Logger } from '../context.js';
+import type { ConversationRecord, EventRecord, MessageRecord } from '../conversations/records.js';
+import type { ConversationState } from '../conversations/state.js';
+import type { ConversationStore } from '../conversations/store.js';
+import type { RunHandle } from '../runs.js';
+import type { Accounting } from './accounting.js';
+import type { ReviewBroker } from './review.js';
+import type { Toolbox } from './tools.js';
+import { randomUUID } from 'node:crypto';
+
+export interface LoopSession {
+  client: Anthropic;
+  store: ConversationStore;
+  run: RunHandle;
+  conversationId: string;
+  settings: Settings;
+  model: string;
+  strategy: Settings['contextStrategy'];
+  maxTurns: number;
+  stallMs: number;
+  memory: Memory | null;
+  toolbox: Toolbox;
+  reviews: ReviewBroker;
+  log: Logger;
+  accounting(): Accounting;
+  /** Rebuild the accounting from the state (after a compaction). */
+  resetAccounting(): Accounting;
+  /** Memory changes by other hands since this conversation last heard, as a data note (or null). */
+  takeMemoryNotes(): Promise<string | null>;
+  /** Called after the context changed (for context.changed events). */
+  contextChanged(): void;
+}
+
+export function state(s: LoopSession): ConversationState {
+  return s.store.get(s.conversationId);
+}
+
+export const now = (): string => new Date().toISOString();
+
+export async function appendMessage(s: LoopSession, record: MessageRecord): Promise<void> {
+  await s.store.append(s.conversationId, [record]);
+  s.accounting().add(record, state(s).cleared);
+}
+
+export async function appendEvent(
+  s: LoopSession,
+  event: Omit<EventRecord, 't' | 'id' | 'at'>,
+  extra: ConversationRecord[] = [],
+): Promise<void> {
+  await s.store.append(s.conversationId, [...extra, { t: 'event', id: randomUUID(), at: now(), ...event }]);
+}

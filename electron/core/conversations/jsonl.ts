@@ -1,0 +1,66 @@
+// Append-only JSONL files, crash-safe: each append is one complete line written and fdatasync'd before it
+// reports success; on load a torn last line (a crash mid-write) is ignored and cut off so the next append
+// starts on a fresh line. Appends to one file are queued so lines never interleave.
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+
+export interface ReadResult<T> {
+  records: T[];
+  /** Lines that did not parse (a torn last line, or garbage); they are skipped. */
+  skipped: number;
+}
+
+/** Reads every complete line; repairs a torn tail so later appends stay line-aligned. */
+export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
+  const raw = await fs.readFile(file, 'utf8');
+  const records: T[] = [];
+  let skipped = 0;
+  const lastNewline = raw.lastIndexOf('\n');
+  const complete = lastNewline < 0 ? '' : raw.slice(0, lastNewline);
+  if (lastNewline < raw.length - 1) {
+    // A torn last line: drop it from the file (never from the middle, which is complete by construction).
+    skipped += 1;
+    await fs.truncate(file, Buffer.byteLength(complete, 'utf8') + (lastNewline < 0 ? 0 : 1));
+  }
+  for (const line of complete.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch {
+      skipped += 1;
+    }
+  }
+  return { records, skipped };
+}
+
+/** One open handle per file, with a queue; durable appends. */
+export class JsonlWriter {
+  private handle: FileHandle | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly durable = true,
+  ) {}
+
+  append(records: unknown[]): Promise<void> {
+    const data = records.map((r) => JSON.stringify(r) + '\n').join('');
+    const next = this.queue.then(async () => {
+      if (this.closed) throw new Error('The conversation was deleted.');
+      this.handle ??= await fs.open(this.file, 'a', 0o600);
+      await this.handle.write(data);
+      if (this.durable) await this.handle.datasync();
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close();
+  }
+}

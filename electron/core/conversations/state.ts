@@ -1,0 +1,118 @@
+// A conversation's state, rebuilt by replaying its records in order; new records are applied the same
+// way, so the live state and the state after a restart are one and the same thing.
+import type {
+  ClearedRecord,
+  CompactedRecord,
+  ConversationRecord,
+  EventRecord,
+  MessageRecord,
+  MetaRecord,
+} from './records.js';
+
+export type Entry = { type: 'msg'; record: MessageRecord } | { type: 'event'; record: EventRecord };
+
+export interface ConversationState {
+  meta: MetaRecord;
+  title: string;
+  updatedAt: string;
+  /** Messages and events in order (what the transcript shows). */
+  entries: Entry[];
+  /** Messages only, in order (what the API history is built from). */
+  messages: MessageRecord[];
+  pinned: Set<string>;
+  /** Local clearing: tool results replaced by a placeholder. */
+  cleared: Set<string>;
+  /** Compactions in force, oldest first; the last one decides what is sent. */
+  compactions: CompactedRecord[];
+  history: {
+    at: string;
+    kind: 'cleared' | 'compacted';
+    strategy: 'native' | 'local';
+    before: number;
+    after: number;
+    detail: string;
+  }[];
+}
+
+export function emptyState(meta: MetaRecord): ConversationState {
+  return {
+    meta,
+    title: meta.title,
+    updatedAt: meta.createdAt,
+    entries: [],
+    messages: [],
+    pinned: new Set(),
+    cleared: new Set(),
+    compactions: [],
+    history: [],
+  };
+}
+
+export function applyRecord(state: ConversationState, record: ConversationRecord): void {
+  switch (record.t) {
+    case 'meta':
+      return;
+    case 'msg':
+      state.entries.push({ type: 'msg', record });
+      state.messages.push(record);
+      break;
+    case 'event':
+      state.entries.push({ type: 'event', record });
+      if ((record.event === 'cleared' || record.event === 'compacted') && record.strategy) {
+        state.history.push({
+          at: record.at,
+          kind: record.event,
+          strategy: record.strategy,
+          before: record.tokensBefore ?? 0,
+          after: record.tokensAfter ?? 0,
+          detail: record.text,
+        });
+      }
+      break;
+    case 'title':
+      state.title = record.title;
+      break;
+    case 'pin':
+      if (record.pinned) state.pinned.add(record.messageId);
+      else state.pinned.delete(record.messageId);
+      break;
+    case 'truncate':
+      truncate(state, record.fromMessageId);
+      break;
+    case 'cleared':
+      applyCleared(state, record);
+      break;
+    case 'compacted':
+      state.compactions.push(record);
+      break;
+  }
+  state.updatedAt = record.at;
+}
+
+function applyCleared(state: ConversationState, record: ClearedRecord): void {
+  for (const id of record.toolUseIds) state.cleared.add(id);
+}
+
+function truncate(state: ConversationState, fromMessageId: string): void {
+  const msgIndex = state.messages.findIndex((m) => m.id === fromMessageId);
+  if (msgIndex < 0) return;
+  state.messages.length = msgIndex;
+  const entryIndex = state.entries.findIndex((e) => e.type === 'msg' && e.record.id === fromMessageId);
+  if (entryIndex >= 0) state.entries.length = entryIndex;
+  // A compaction that summarized messages now gone no longer applies.
+  const ids = new Set(state.messages.map((m) => m.id));
+  while (state.compactions.length > 0 && !ids.has(state.compactions.at(-1)!.lastMessageId))
+    state.compactions.pop();
+}
+
+export function currentCompaction(state: ConversationState): CompactedRecord | null {
+  return state.compactions.at(-1) ?? null;
+}
+
+export function rebuild(records: ConversationRecord[]): ConversationState | null {
+  const meta = records[0];
+  if (meta?.t !== 'meta') return null;
+  const state = emptyState(meta);
+  for (const record of records.slice(1)) applyRecord(state, record);
+  return state;
+}

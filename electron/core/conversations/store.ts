@@ -1,0 +1,146 @@
+// Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. All
+// states are loaded once and kept in memory (list and search need them anyway); every change is appended
+// durably first and then applied to the in-memory state, the same way a restart replays it.
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import { ContractError } from '../../../shared/errors.js';
+import { JsonlWriter, readJsonl } from './jsonl.js';
+import type { ConversationRecord, MetaRecord } from './records.js';
+import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
+
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+export const UNTITLED = 'New conversation';
+
+export interface StoreOptions {
+  /** fdatasync every append (default true); false only for benchmarks of the baseline. */
+  durable?: boolean;
+}
+
+export class ConversationStore {
+  private readonly byId = new Map<string, ConversationState>();
+  private readonly writers = new Map<string, JsonlWriter>();
+  private readonly listeners = new Set<() => void>();
+  private loaded: Promise<void> | null = null;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: StoreOptions = {},
+  ) {}
+
+  /** Loads every conversation once; later calls wait for the same load. */
+  init(): Promise<void> {
+    this.loaded ??= this.load();
+    return this.loaded;
+  }
+
+  private async load(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    for (const name of await fs.readdir(this.dir)) {
+      const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+      if (!ID.test(id)) continue;
+      const { records } = await readJsonl<ConversationRecord>(path.join(this.dir, name));
+      const state = rebuild(records);
+      if (state && state.meta.id === id) this.byId.set(id, state);
+    }
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  list(): ConversationSummary[] {
+    return [...this.byId.values()].map(summarize).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  states(): Iterable<ConversationState> {
+    return this.byId.values();
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  get(id: string): ConversationState {
+    const state = ID.test(id) ? this.byId.get(id) : undefined;
+    if (!state)
+      throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
+    return state;
+  }
+
+  async create(options: { title?: string | undefined; memory: boolean }): Promise<ConversationState> {
+    await this.init();
+    const meta: MetaRecord = {
+      t: 'meta',
+      v: 1,
+      id: randomUUID(),
+      title: options.title?.trim() ?? '',
+      createdAt: new Date().toISOString(),
+      memory: options.memory,
+    };
+    await this.writer(meta.id).append([meta]);
+    const state = emptyState(meta);
+    this.byId.set(meta.id, state);
+    this.changed();
+    return state;
+  }
+
+  /** Appends records durably, then applies them to the live state. */
+  async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
+    const state = this.get(id);
+    await this.writer(id).append(records);
+    for (const record of records) applyRecord(state, record);
+    this.changed();
+    return state;
+  }
+
+  async rename(id: string, title: string): Promise<ConversationState> {
+    return this.append(id, [{ t: 'title', title: title.trim(), at: new Date().toISOString() }]);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.get(id);
+    const writer = this.writers.get(id);
+    this.writers.delete(id);
+    this.byId.delete(id);
+    await writer?.close();
+    await fs.rm(path.join(this.dir, `${id}.jsonl`), { force: true });
+    this.changed();
+  }
+
+  async close(): Promise<void> {
+    const writers = [...this.writers.values()];
+    this.writers.clear();
+    await Promise.all(writers.map((w) => w.close()));
+  }
+
+  private writer(id: string): JsonlWriter {
+    let writer = this.writers.get(id);
+    if (!writer) {
+      writer = new JsonlWriter(path.join(this.dir, `${id}.jsonl`), this.options.durable ?? true);
+      this.writers.set(id, writer);
+    }
+    return writer;
+  }
+}
+
+export function titleOf(state: ConversationState): string {
+  return state.title || UNTITLED;
+}
+
+export function summarize(state: ConversationState): ConversationSummary {
+  return {
+    id: state.meta.id,
+    title: titleOf(state),
+    createdAt: state.meta.createdAt,
+    updatedAt: state.updatedAt,
+    memory: state.meta.memory,
+    messageCount: state.messages.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
+  };
+}

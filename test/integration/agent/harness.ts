@@ -1,0 +1,98 @@
+// A real backend (createCore over a temp data dir) talking to the fake Messages API over HTTP, with every
+// chat.event collected so tests can wait on explicit events instead of sleeping.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RunEvent } from '../../../shared/channels/chat.js';
+import type { Settings } from '../../../shared/channels/settings.js';
+import { type Core, createCore } from '../../../electron/core/create-core.js';
+import type { HostServices } from '../../../electron/core/host.js';
+import { type FakeAnthropic, startFakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
+
+export const testHost: HostServices = {
+  kind: 'test',
+  saveFile: async () => ({ saved: false }),
+  pickImport: async () => null,
+  openExternal: async () => false,
+  openFolder: async () => false,
+};
+
+export interface Harness {
+  core: Core;
+  fake: FakeAnthropic;
+  dataDir: string;
+  events: RunEvent[];
+  /** Resolves with the run's events once it finished. */
+  finished(runId: string): Promise<RunEvent[]>;
+  /** Resolves with the first event matching. */
+  waitFor(pred: (e: RunEvent) => boolean): Promise<RunEvent>;
+  /** A fresh core on the same data dir (a restart). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  settings?: Partial<Settings>;
+  apiKey?: string | null;
+  fake?: FakeAnthropic;
+  dataDir?: string;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const fake = options.fake ?? (await startFakeAnthropic());
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'mnemo-agent-')));
+  const env: NodeJS.ProcessEnv = { ANTHROPIC_BASE_URL: fake.url, HOME: dataDir };
+  if (options.apiKey !== null) env.ANTHROPIC_API_KEY = options.apiKey ?? 'test-key';
+  const events: RunEvent[] = [];
+  const waiters: { pred: (e: RunEvent) => boolean; resolve: (e: RunEvent) => void }[] = [];
+  const make = async (): Promise<Core> => {
+    const core = await createCore({ dataDir, host: testHost, env });
+    core.bus.subscribe((name, payload) => {
+      if (name !== 'chat.event') return;
+      const e = payload as RunEvent;
+      events.push(e);
+      for (const w of [...waiters]) {
+        if (w.pred(e)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(e);
+        }
+      }
+    });
+    if (options.settings) core.ctx.settings.set(options.settings);
+    return core;
+  };
+  const harness: Harness = {
+    core: await make(),
+    fake,
+    dataDir,
+    events,
+    waitFor(pred) {
+      const found = events.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ pred, resolve }));
+    },
+    async finished(runId) {
+      await harness.waitFor((e) => e.runId === runId && e.type === 'run.finished');
+      return events.filter((e) => e.runId === runId);
+    },
+    async restart() {
+      await harness.core.close();
+      harness.core = await make();
+    },
+    async close() {
+      await harness.core.close();
+      if (!options.fake) await fake.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+export const call = { clientId: 'test' };
+
+export function textOf(events: RunEvent[]): string {
+  return events
+    .filter((e): e is Extract<RunEvent, { type: 'text.delta' }> => e.type === 'text.delta')
+    .map((e) => e.text)
+    .join('');
+}
