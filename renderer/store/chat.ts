@@ -49,6 +49,8 @@ interface ChatState extends ChatModel {
   pin(messageId: string, pinned: boolean): Promise<void>;
   review(reviewId: string, decision: 'approve' | 'edit' | 'reject', content?: string): Promise<void>;
   revertMemory(journalId: string): Promise<void>;
+  /** The before/after of a journaled memory change, for the card's diff. */
+  loadMemoryDiff(journalId: string): Promise<{ before: string | null; after: string | null }>;
 }
 
 let pendingCounter = 0;
@@ -358,6 +360,11 @@ export const useChat = create<ChatState>()((set, get) => {
       } catch (err) {
         toast(errorMessage(err), { tone: 'error' });
       }
+    },
+
+    async loadMemoryDiff(journalId) {
+      const res = await getApi()['memory.diff']({ journalId });
+      return { before: res.before, after: res.after };
     },
   };
 

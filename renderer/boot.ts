@@ -1,0 +1,30 @@
+// Start-up: subscribe the stores to the backend's events, tell the backend this window is ready (it
+// flushes queued events then), load settings, conversations and the window's conversation (re-attaching
+// to a run that was streaming before a reload). After a transport reconnect, catch up the same way.
+import type { Api } from '../shared/contract';
+import { onReconnect } from './api';
+import { errorMessage } from './lib/format';
+import { startBridge } from './store/bridge';
+import { useChat } from './store/chat';
+import { useConversations } from './store/conversations';
+import { useSettings } from './store/settings';
+
+export async function boot(api: Api): Promise<() => void> {
+  const stopBridge = startBridge(api);
+  const offReconnect = onReconnect(() => {
+    void useSettings.getState().load();
+    void useConversations.getState().refresh();
+    void useChat.getState().resync();
+  });
+  try {
+    await api['app.ready']({});
+  } catch (err) {
+    useSettings.setState({ loadError: errorMessage(err) });
+  }
+  await useSettings.getState().load();
+  await Promise.all([useConversations.getState().refresh(), useChat.getState().restore()]);
+  return () => {
+    offReconnect();
+    stopBridge();
+  };
+}

@@ -1,0 +1,126 @@
+// The transcript, virtualized: only the items near the viewport are in the DOM, each measured after it
+// renders. While the view is at the bottom it follows the stream; scrolling up stops following, and a
+// "Jump to latest" button brings it back.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { Button } from '../../components';
+import { useChat, type ChatItem } from '../../store/chat';
+import { ChatItemView } from './chat-item-view';
+
+const FOLLOW_THRESHOLD = 48;
+
+function estimate(item: ChatItem | undefined): number {
+  switch (item?.kind) {
+    case 'user':
+      return 72;
+    case 'assistant':
+      return 140;
+    case 'tool':
+    case 'event':
+      return 44;
+    default:
+      return 120;
+  }
+}
+
+export function MessageList(): ReactElement {
+  const items = useChat((s) => s.items);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [following, setFollowing] = useState(true);
+  const followingRef = useRef(true);
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => estimate(items[i]),
+    getItemKey: (i) => items[i]?.id ?? i,
+    overscan: 6,
+    initialRect: { width: 800, height: 800 },
+  });
+
+  const totalSize = virtualizer.getTotalSize();
+  const scrollToEnd = useCallback(() => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  // Follow the stream: after every change in content or measured size, stay pinned to the bottom.
+  useLayoutEffect(() => {
+    if (followingRef.current) scrollToEnd();
+  }, [totalSize, items, scrollToEnd]);
+
+  // Sending (a new user item at the end) always brings the view back down.
+  const lastItem = items[items.length - 1];
+  const lastUserId = lastItem?.kind === 'user' ? lastItem.id : null;
+  useLayoutEffect(() => {
+    if (lastUserId === null) return;
+    followingRef.current = true;
+    setFollowing(true);
+    scrollToEnd();
+  }, [lastUserId, scrollToEnd]);
+
+  const lastAssistant = findLast(items, (i) => i.kind === 'assistant');
+  const lastUserIndex = findLastIndex(items, (i) => i.kind === 'user');
+
+  return (
+    <div className="message-list-wrap">
+      <div
+        ref={scrollRef}
+        className="message-list"
+        role="log"
+        aria-label="Conversation"
+        aria-live="off"
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD;
+          if (atBottom !== followingRef.current) {
+            followingRef.current = atBottom;
+            setFollowing(atBottom);
+          }
+        }}
+      >
+        <div className="message-list-inner" style={{ height: totalSize }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = items[v.index];
+            if (!item) return null;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className="message-row"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <ChatItemView item={item} isLastAnswer={item === lastAssistant && v.index > lastUserIndex} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {!following && items.length > 0 && (
+        <Button
+          size="sm"
+          icon="chevronDown"
+          className="jump-latest"
+          onClick={() => {
+            followingRef.current = true;
+            setFollowing(true);
+            scrollToEnd();
+          }}
+        >
+          Jump to latest
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function findLast<T>(list: readonly T[], pred: (t: T) => boolean): T | undefined {
+  const i = findLastIndex(list, pred);
+  return i < 0 ? undefined : list[i];
+}
+function findLastIndex<T>(list: readonly T[], pred: (t: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (pred(list[i] as T)) return i;
+  return -1;
+}

@@ -1,0 +1,26 @@
+// Shown while no API key is set: what Mnemo is, and the one thing it needs to start.
+import type { ReactElement } from 'react';
+import { Toaster } from '../../components';
+import { ApiKeyForm } from './api-key-form';
+import './settings.css';
+
+export function FirstRun(): ReactElement {
+  return (
+    <main className="first-run" aria-labelledby="first-run-title">
+      <div className="first-run-card">
+        <span className="brand-mark first-run-mark" aria-hidden="true">
+          M
+        </span>
+        <h1 id="first-run-title" className="first-run-title">
+          Welcome to Mnemo
+        </h1>
+        <p className="first-run-lead">
+          A chat with Claude that keeps a memory you can see: plain Markdown files you can read, edit, undo
+          and export. To start, add your Anthropic API key.
+        </p>
+        <ApiKeyForm submitLabel="Save and start" autoFocus />
+      </div>
+      <Toaster />
+    </main>
+  );
+}
