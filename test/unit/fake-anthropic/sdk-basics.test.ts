@@ -3,6 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   gate,
+  maxTokensToolUse,
   reply,
   startFakeAnthropic,
   text,
@@ -106,5 +107,55 @@ describe('fake Anthropic API with the real SDK', () => {
     expect(seen).toBe('one ');
     g.release();
     expect(await stream.finalText()).toBe('one two three four five');
+  });
+});
+
+describe('max_tokens cut-off in a tool_use', () => {
+  it('streams truncated JSON with stop_reason max_tokens; the SDK keeps the complete keys only', async () => {
+    const input = { command: 'create', path: '/memories/notes.md', file_text: 'a long text that gets cut' };
+    fake.enqueue(maxTokensToolUse({ name: 'memory', input, id: 'toolu_cut', keepChars: 50 }));
+    const partials: string[] = [];
+    const stream = client.beta.messages.stream({ ...base, messages: [{ role: 'user', content: 'write' }] });
+    stream.on('inputJson', (p) => partials.push(p));
+    const final = await stream.finalMessage();
+    expect(final.stop_reason).toBe('max_tokens');
+    expect(partials.join('')).toBe(JSON.stringify(input).slice(0, 50));
+    const block = final.content[0];
+    expect(block?.type).toBe('tool_use');
+    expect((block as { input: Record<string, unknown> }).input.file_text).not.toBe(input.file_text);
+
+    fake.enqueue(maxTokensToolUse({ name: 'memory', input, id: 'toolu_cut', keepChars: 50 }));
+    const json = await client.beta.messages.create({
+      ...base,
+      messages: [{ role: 'user', content: 'write' }],
+    });
+    expect(json.stop_reason).toBe('max_tokens');
+    expect(json.content[0]).toEqual({
+      type: 'tool_use',
+      id: 'toolu_cut',
+      name: 'memory',
+      input: { command: 'create', path: '/memories/notes.md' },
+    });
+  });
+});
+
+describe('models and count_tokens', () => {
+  it('serves per-model windows and 404s for non-Claude ids', async () => {
+    const custom = await startFakeAnthropic({ models: { 'claude-tiny': { maxInputTokens: 8000 } } });
+    const c = new Anthropic({ apiKey: 'k', baseURL: custom.url, maxRetries: 0 });
+    expect((await c.models.retrieve('claude-tiny')).max_input_tokens).toBe(8000);
+    expect((await c.models.retrieve('claude-unknown-9')).max_input_tokens).toBe(200_000);
+    await expect(c.models.retrieve('gpt-4')).rejects.toThrow(/404/);
+    await custom.close();
+  });
+
+  it('counts tokens deterministically', async () => {
+    const counted = await client.beta.messages.countTokens({
+      model: 'claude-sonnet-5-5',
+      system: 'x'.repeat(40),
+      messages: [{ role: 'user', content: 'y'.repeat(400) }],
+    });
+    expect(counted).toEqual({ input_tokens: 110, context_management: null });
+    expect(fake.requests.at(-1)?.betas).toContain('token-counting-2024-11-01');
   });
 });
