@@ -6,6 +6,7 @@ import { forgetFact, revertChange } from '../../store/memory';
 import { errorMessage } from '../../lib/format';
 import { Button } from '../../components/button';
 import { toast } from '../../store/toast';
+import { undoAction } from './undo';
 
 function preview(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
@@ -22,7 +23,7 @@ export function FactList({ facts }: { facts: readonly Fact[] }) {
     try {
       const journalId = await forgetFact(fact);
       toast(`Forgot “${preview(fact.text)}”`, {
-        action: { label: 'Undo', run: () => revertChange(journalId) },
+        action: undoAction(() => revertChange(journalId), 'The fact is back.'),
       });
     } catch (err) {
       toast(errorMessage(err), { tone: 'error' });

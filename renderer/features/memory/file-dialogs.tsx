@@ -8,6 +8,7 @@ import { Dialog } from '../../components/dialog';
 import { TypedConfirm } from './ui/typed-confirm';
 import { Button } from '../../components/button';
 import { toast } from '../../store/toast';
+import { undoAction } from './undo';
 import { MEMORY_ROOT } from './tree';
 
 type Flow =
@@ -62,7 +63,9 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         onConfirm={() =>
           void run(async () => {
             const journalId = await deleteFile(path);
-            toast(`Deleted ${path}`, { action: { label: 'Undo', run: () => restoreFile(journalId) } });
+            toast(`Deleted ${path}`, {
+              action: undoAction(() => restoreFile(journalId), `Restored ${path}`),
+            });
           })
         }
       >

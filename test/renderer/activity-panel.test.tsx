@@ -1,0 +1,147 @@
+// The Activity tab: tool calls from the transcript merged with live chat.event tool.call/tool.result, with
+// time, duration, input, result and errors, filterable by tool.
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/channels/chat';
+import { setApi } from '../../renderer/api';
+import { ActivityPanel } from '../../renderer/features/tool-log';
+import { bindActivityEvents, resetActivityStore } from '../../renderer/store/activity';
+import { useChat } from '../../renderer/store/chat';
+import { createFakeBackend, type FakeBackend } from './memory-fake-backend';
+
+let backend: FakeBackend;
+let unbind: () => void;
+let seq = 0;
+
+function run(event: Record<string, unknown>): RunEvent {
+  return { runId: 'r1', conversationId: 'c1', seq: ++seq, ...event } as RunEvent;
+}
+
+beforeEach(() => {
+  resetActivityStore();
+  seq = 0;
+  backend = createFakeBackend();
+  backend.transcript = [
+    { kind: 'user', id: 'm1', text: 'What do I like?', createdAt: '2026-03-01T12:00:00Z', pinned: false },
+    {
+      kind: 'tool',
+      id: 't1',
+      toolUseId: 'toolu_1',
+      name: 'memory',
+      input: { command: 'view', path: '/memories' },
+      result: 'preferences.md',
+      isError: false,
+      durationMs: 12,
+      createdAt: '2026-03-01T12:00:01Z',
+    },
+    {
+      kind: 'tool',
+      id: 't2',
+      toolUseId: 'toolu_2',
+      name: 'memory_search',
+      input: { query: 'tea' },
+      result: 'The query is too short.',
+      isError: true,
+      durationMs: 3,
+      createdAt: '2026-03-01T12:00:02Z',
+    },
+  ];
+  setApi(backend.api);
+  unbind = bindActivityEvents(backend.api);
+  useChat.setState({ conversationId: 'c1' });
+});
+afterEach(() => {
+  unbind();
+  cleanup();
+  setApi(null);
+  useChat.setState({ conversationId: null });
+});
+
+describe('the Activity tab', () => {
+  it('lists the transcript’s tool calls with duration, input, result and errors', async () => {
+    render(<ActivityPanel />);
+    const panel = screen.getByRole('region', { name: 'Activity' });
+    const view = await within(panel).findByRole('listitem', { name: 'memory · view /memories' });
+    expect(view.textContent).toContain('12 ms');
+    expect(view.textContent).toContain('Done');
+    const failed = within(panel).getByRole('listitem', { name: 'memory_search · tea' });
+    expect(failed.textContent).toContain('Error');
+    expect(within(panel).getByText(/2 of 2 calls · 1 failed/)).toBeTruthy();
+
+    fireEvent.click(within(failed).getByRole('button', { expanded: false }));
+    expect(within(failed).getByText('"query": "tea"', { exact: false })).toBeTruthy();
+    expect(within(failed).getByText('The query is too short.')).toBeTruthy();
+  });
+
+  it('adds live calls as they start and completes them with their result', async () => {
+    render(<ActivityPanel />);
+    const panel = screen.getByRole('region', { name: 'Activity' });
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories' });
+    act(() =>
+      backend.emit(
+        'chat.event',
+        run({
+          type: 'tool.call',
+          toolUseId: 'toolu_3',
+          name: 'memory',
+          input: { command: 'create', path: '/memories/dinner.md', file_text: '- Friday' },
+          turn: 1,
+        }),
+      ),
+    );
+    const live = await within(panel).findByRole('listitem', { name: 'memory · create /memories/dinner.md' });
+    expect(live.textContent).toContain('Running');
+    act(() =>
+      backend.emit(
+        'chat.event',
+        run({
+          type: 'tool.result',
+          toolUseId: 'toolu_3',
+          name: 'memory',
+          result: 'Created.',
+          isError: false,
+          durationMs: 1500,
+        }),
+      ),
+    );
+    expect(live.textContent).toContain('Done');
+    expect(live.textContent).toContain('1.5 s');
+    // A replayed event (re-attach after a reload) does not duplicate the call.
+    act(() =>
+      backend.emit(
+        'chat.event',
+        run({
+          type: 'tool.call',
+          toolUseId: 'toolu_3',
+          name: 'memory',
+          input: { command: 'create' },
+          turn: 1,
+        }),
+      ),
+    );
+    expect(within(panel).getAllByRole('listitem', { name: /dinner\.md|memory · create$/ })).toHaveLength(1);
+  });
+
+  it('filters by tool', async () => {
+    render(<ActivityPanel />);
+    const panel = screen.getByRole('region', { name: 'Activity' });
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories' });
+    const select = within(panel).getByRole('combobox', { name: 'Filter by tool' });
+    fireEvent.change(select, { target: { value: 'memory_search' } });
+    const list = within(panel).getByRole('list', { name: 'Tool calls' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('aria-label')),
+    ).toEqual(['memory_search · tea']);
+    expect(within(panel).getByText(/1 of 2 calls/)).toBeTruthy();
+    fireEvent.change(select, { target: { value: '' } });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+  });
+
+  it('shows an empty state without a conversation', () => {
+    useChat.setState({ conversationId: null });
+    render(<ActivityPanel />);
+    expect(screen.getByText('No tool calls yet')).toBeTruthy();
+  });
+});

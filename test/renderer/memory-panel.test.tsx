@@ -1,0 +1,187 @@
+// The Memory tab in jsdom against a small in-memory backend: the tree, facts with Forget and Undo, delete
+// with confirmation and Undo, search highlighting, live updates on memory.changed.
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setApi } from '../../renderer/api';
+import { Toaster } from '../../renderer/components/toaster';
+import { MemoryPanel } from '../../renderer/features/memory';
+import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
+import { useToasts } from '../../renderer/store/toast';
+import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
+
+let backend: FakeBackend;
+let unbind: () => void;
+
+function setup(seed: Parameters<typeof createFakeBackend>[0]) {
+  backend = createFakeBackend(seed);
+  setApi(backend.api);
+  unbind = bindMemoryEvents(backend.api);
+  render(
+    <>
+      <MemoryPanel />
+      <Toaster />
+    </>,
+  );
+  return screen.getByRole('region', { name: 'Memory' });
+}
+
+beforeEach(() => {
+  resetMemoryStore();
+  useToasts.setState({ toasts: [] });
+});
+afterEach(() => {
+  unbind();
+  cleanup();
+  setApi(null);
+});
+
+const prefs = '# Preferences\n\n- Likes green tea\n- Vegetarian since 2019\n- Prefers metric units\n';
+
+describe('the memory tree', () => {
+  it('lists files by path with sizes, times, Open and Delete, inside folders that collapse', async () => {
+    const panel = setup({
+      '/memories/preferences.md': prefs,
+      '/memories/projects/mnemo.md': {
+        content: 'Ship the panel.\n',
+        stale: true,
+        lastReadAt: '2025-01-01T00:00:00Z',
+      },
+    });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    expect(within(item).getByRole('button', { name: 'Open' })).toBeTruthy();
+    expect(within(item).getByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(item.textContent).toContain(`${prefs.length} B`);
+    expect(item.textContent).toContain('never read');
+
+    const nested = within(panel).getByRole('listitem', { name: '/memories/projects/mnemo.md' });
+    expect(within(nested).getByText('Stale')).toBeTruthy();
+    expect(nested.textContent).toMatch(/read .*ago|read last/);
+
+    const folder = within(panel).getByRole('listitem', { name: '/memories/projects' });
+    const toggle = within(folder).getByRole('button', { name: /projects/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(toggle);
+    expect(within(panel).queryByRole('listitem', { name: '/memories/projects/mnemo.md' })).toBeNull();
+    expect(within(panel).getByRole('listitem', { name: '/memories/preferences.md' })).toBeTruthy();
+  });
+
+  it('shows an empty state when nothing is remembered', async () => {
+    const panel = setup({});
+    expect(await within(panel).findByText('Nothing remembered yet')).toBeTruthy();
+  });
+
+  it('updates live when another actor writes a file', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    backend.files.set('/memories/dinner.md', {
+      content: '- Book a table for Friday\n',
+      modifiedAt: new Date().toISOString(),
+      lastReadAt: null,
+      stale: false,
+    });
+    act(() =>
+      backend.emit('memory.changed', { actor: 'agent', command: 'create', path: '/memories/dinner.md' }),
+    );
+    expect(await within(panel).findByRole('listitem', { name: '/memories/dinner.md' })).toBeTruthy();
+  });
+});
+
+describe('facts', () => {
+  it('shows each fact as a list item and forgets one, leaving the others; Undo brings it back', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Open' }));
+    const fact = await within(panel).findByRole('listitem', { name: 'Vegetarian since 2019' });
+    expect(within(panel).getByRole('listitem', { name: 'Likes green tea' })).toBeTruthy();
+
+    fireEvent.click(within(fact).getByRole('button', { name: 'Forget' }));
+    await waitFor(() =>
+      expect(within(panel).queryByRole('listitem', { name: 'Vegetarian since 2019' })).toBeNull(),
+    );
+    expect(backend.files.get('/memories/preferences.md')!.content).toBe(
+      '# Preferences\n\n- Likes green tea\n- Prefers metric units\n',
+    );
+    const [forget] = callsTo(backend, 'memory.forgetFact') as { baseVersion: string }[];
+    expect(forget!.baseVersion).toMatch(/^[0-9a-f]{64}$/);
+
+    const toast = await screen.findByText(/Forgot “Vegetarian since 2019”/);
+    fireEvent.click(within(toast.closest('.toast') as HTMLElement).getByRole('button', { name: 'Undo' }));
+    expect(await within(panel).findByRole('listitem', { name: 'Vegetarian since 2019' })).toBeTruthy();
+    expect(backend.files.get('/memories/preferences.md')!.content).toBe(prefs);
+  });
+});
+
+describe('delete', () => {
+  it('asks first, deletes, and Undo restores the file', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs, '/memories/other.md': 'x\n' });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog', { name: /Delete preferences.md/ });
+    expect(backend.files.has('/memories/preferences.md')).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(within(panel).queryByRole('listitem', { name: '/memories/preferences.md' })).toBeNull(),
+    );
+    expect(backend.files.has('/memories/preferences.md')).toBe(false);
+
+    const toast = await screen.findByText('Deleted /memories/preferences.md');
+    fireEvent.click(within(toast.closest('.toast') as HTMLElement).getByRole('button', { name: 'Undo' }));
+    expect(await within(panel).findByRole('listitem', { name: '/memories/preferences.md' })).toBeTruthy();
+    expect(backend.files.get('/memories/preferences.md')!.content).toBe(prefs);
+  });
+
+  it('Cancel keeps the file', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(callsTo(backend, 'memory.delete')).toHaveLength(0);
+  });
+
+  it('"Forget permanently" needs the file name typed', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Open' }));
+    fireEvent.click(await within(panel).findByRole('button', { name: 'Forget permanently' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Forget permanently?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Forget permanently' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText(/Type/), { target: { value: 'preferences.md' } });
+    expect(confirm.disabled).toBe(false);
+    fireEvent.click(confirm);
+    await waitFor(() => expect(backend.files.has('/memories/preferences.md')).toBe(false));
+    expect(callsTo(backend, 'memory.forget')).toEqual([{ path: '/memories/preferences.md' }]);
+  });
+});
+
+describe('search', () => {
+  it('highlights exactly the matched text of each hit', async () => {
+    const panel = setup({
+      '/memories/preferences.md': prefs,
+      '/memories/tea.md': '- Green tea, not black TEA\n',
+    });
+    await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.change(within(panel).getByRole('searchbox', { name: 'Search memory' }), {
+      target: { value: 'tea' },
+    });
+    const results = await within(panel).findByRole('region', { name: 'Search results' });
+    await within(results).findByText(/2 matches in 2 files/);
+    const marks = [...results.querySelectorAll('mark')].map((m) => m.textContent);
+    expect(marks).toEqual(['tea', 'tea', 'TEA']);
+    const hit = within(results).getByRole('button', { name: /\/memories\/tea\.md/ });
+    expect(hit.textContent).toContain('- Green tea, not black TEA');
+    fireEvent.click(hit);
+    expect(await within(panel).findByRole('listitem', { name: 'Green tea, not black TEA' })).toBeTruthy();
+  });
+
+  it('says so when nothing matches', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.change(within(panel).getByRole('searchbox', { name: 'Search memory' }), {
+      target: { value: 'zebra' },
+    });
+    expect(await within(panel).findByText('Nothing in memory matches “zebra”.')).toBeTruthy();
+  });
+});
