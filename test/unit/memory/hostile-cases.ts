@@ -71,7 +71,11 @@ const pathCases: HostileCase[] = [
   { name: 'reserved characters', tool: create('/memories/a<b>.md'), message: /characters < > : " \| \? \*/ },
   { name: 'colon (macOS/Windows alias)', tool: create('/memories/a:b.md'), message: /characters < > : / },
   { name: 'fullwidth dots', tool: view('/memories/\uff0e\uff0e/x'), message: /looks like a path character/ },
-  { name: 'division slash', tool: create('/memories/a\u2215b.md'), message: /looks like a path separator or a dot/ },
+  {
+    name: 'division slash',
+    tool: create('/memories/a\u2215b.md'),
+    message: /looks like a path separator or a dot/,
+  },
   {
     name: 'zero-width space',
     tool: create('/memories/no\u200btes.md'),
