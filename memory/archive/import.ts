@@ -249,6 +249,9 @@ export class ImportSessions {
           'Free some space or raise the limit in Settings, then import again.',
       );
     }
+    const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+    for (const list of [preview.added, preview.changed, preview.unchanged]) list.sort(byPath);
+    preview.conflicts.sort((a, b) => byPath(a.path, b.path));
     this.remember(preview.token, plan);
     return preview;
   }
