@@ -1,0 +1,40 @@
+// The per-file fixture: the fake Anthropic API in this process, one Chromium, and the real browser-mode
+// server as a child on a temp data dir. Call `useE2EApp()` at the top of a test file; it registers
+// beforeAll/afterAll and returns a handle whose fields are set once beforeAll has run.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
+import { startApp, type AppServer, type StartAppOptions } from './app-server.js';
+import { launchBrowser, openPage, type PageOptions } from './browser.js';
+
+export interface E2EApp {
+  fake: FakeAnthropic;
+  app: AppServer;
+  browser: Browser;
+  /** A new context + page on the app's URL (closed in afterAll). */
+  open(options?: PageOptions): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }>;
+}
+
+export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EApp {
+  const handle = {} as E2EApp;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    handle.fake = await startFakeAnthropic();
+    [handle.browser, handle.app] = await Promise.all([
+      launchBrowser(),
+      startApp({ ...options, baseUrl: handle.fake.url }),
+    ]);
+    handle.open = async (pageOptions) => {
+      const opened = await openPage(handle.browser, handle.app.url, pageOptions);
+      contexts.push(opened.context);
+      return opened;
+    };
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await handle.browser?.close();
+    await handle.app?.stop();
+    await handle.fake?.close();
+  });
+  return handle;
+}
