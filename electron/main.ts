@@ -19,6 +19,7 @@ import ElectronStore from 'electron-store';
 import { createCore, type Core } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
+import { signalWindowReady } from './launch-signal.js';
 import { mimeType, resolveAppAsset } from './shell/app-protocol.js';
 import { contentSecurityPolicy } from './shell/csp.js';
 import { createElectronHost } from './shell/host-electron.js';
@@ -111,7 +112,11 @@ function createWindow(): void {
   // Registered before the page loads, so events emitted meanwhile are queued until it says it is ready.
   ipc?.addWindow(window.webContents);
   if (state.maximized) window.maximize();
-  window.once('ready-to-show', () => window?.show());
+  window.once('ready-to-show', () => {
+    window?.show();
+    // Tells `npm start` (launch.ts) that Electron loaded, so it does not fall back to browser mode.
+    signalWindowReady();
+  });
   const remember = () => {
     if (!window || window.isDestroyed()) return;
     saveWindowState(dataDir, { ...window.getNormalBounds(), maximized: window.isMaximized() });
