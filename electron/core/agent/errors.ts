@@ -99,6 +99,13 @@ export function classifyError(error: unknown): RunFailure {
       retryable: true,
     };
   }
+  if (isNetworkError(error)) {
+    return {
+      kind: 'connection',
+      message: 'The connection to the API was lost mid-answer. Check your network and retry.',
+      retryable: true,
+    };
+  }
   return {
     kind: 'internal',
     message: 'Something went wrong inside Mnemo. Retry, or see the log.',
@@ -110,4 +117,17 @@ function typeOfBody(error: APIError): string | undefined {
   const body = error.error as { error?: { type?: unknown }; type?: unknown } | undefined;
   const type = body?.error?.type ?? body?.type;
   return typeof type === 'string' ? type : undefined;
+}
+
+const NETWORK_CODES = /^(UND_ERR|ECONN|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH)/;
+
+/** A socket that died while a stream was being read (undici: "terminated"), anywhere in the cause chain. */
+function isNetworkError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth += 1) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && NETWORK_CODES.test(code)) return true;
+    if (message === 'terminated' || message === 'fetch failed') return true;
+    e = cause;
+  }
+  return false;
 }

@@ -7,7 +7,11 @@ import type { RunEvent } from '../../../shared/channels/chat.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import { type Core, createCore } from '../../../electron/core/create-core.js';
 import type { HostServices } from '../../../electron/core/host.js';
-import { type FakeAnthropic, startFakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
+import {
+  type FakeAnthropic,
+  startFakeAnthropic,
+  validateRequest,
+} from '../../fixtures/fake-anthropic/index.js';
 
 export const testHost: HostServices = {
   kind: 'test',
@@ -95,4 +99,19 @@ export function textOf(events: RunEvent[]): string {
     .filter((e): e is Extract<RunEvent, { type: 'text.delta' }> => e.type === 'text.delta')
     .map((e) => e.text)
     .join('');
+}
+
+/** Every message request the fake received passes its validator (the real API's rules). */
+export function validRequests(fake: FakeAnthropic): number {
+  const requests = fake.messageRequests();
+  for (const r of requests) {
+    const error = validateRequest(r.body, r.headers);
+    if (error) throw new Error(`request ${requests.indexOf(r)} invalid: ${error.message}`);
+  }
+  return requests.length;
+}
+
+/** The text blocks of a request's messages, joined (to look for data in the history). */
+export function requestText(body: { messages: { content: unknown }[] }): string {
+  return JSON.stringify(body.messages);
 }
