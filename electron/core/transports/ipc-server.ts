@@ -20,7 +20,9 @@ export interface WebContentsLike {
   readonly id: number;
   send(channel: string, ...args: unknown[]): void;
   isDestroyed(): boolean;
-  on(event: string, listener: (...args: never[]) => void): unknown;
+  // Electron's own listener types vary per event; `any` is what its declarations use too.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (...args: any[]) => void): unknown;
 }
 
 export interface InvokeEventLike {
@@ -82,16 +84,14 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
     sessions.set(contents.id, session);
     const current = session;
     // A reload or a crashed renderer: the new page has no listeners yet, so queue until it says ready.
-    contents.on('did-start-navigation', ((
-      details?: NavigationDetails,
-      _url?: string,
-      inPlace?: boolean,
-      mainFrame?: boolean,
-    ) => {
-      const isMainFrame = details?.isMainFrame ?? mainFrame ?? false;
-      const isSameDocument = details?.isSameDocument ?? inPlace ?? false;
-      if (isMainFrame && !isSameDocument) current.markNotReady();
-    }) as (...args: never[]) => void);
+    contents.on(
+      'did-start-navigation',
+      (details?: NavigationDetails, _url?: string, inPlace?: boolean, mainFrame?: boolean) => {
+        const isMainFrame = details?.isMainFrame ?? mainFrame ?? false;
+        const isSameDocument = details?.isSameDocument ?? inPlace ?? false;
+        if (isMainFrame && !isSameDocument) current.markNotReady();
+      },
+    );
     contents.on('render-process-gone', () => current.markNotReady());
     contents.on('destroyed', () => {
       current.close();
@@ -131,6 +131,10 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
         'invalid_request',
         `The request is too large (at most ${MAX_MESSAGE_BYTES / 1024 / 1024} MB).`,
       );
+    }
+    // A message that arrives as its window is being destroyed must not open a session for it again.
+    if (event.sender.isDestroyed()) {
+      return { ok: false, error: { code: 'unavailable', message: 'The window is closing.' } };
     }
     return sessionFor(event.sender).invoke(sender, channel, payload);
   });
