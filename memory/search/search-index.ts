@@ -34,7 +34,7 @@ export interface SearchOptions {
   root: string;
   /** Files above this size are not indexed. Default 1 MiB (the tool's per-file cap is far lower). */
   maxFileBytes?: number;
-  /** Background rescan at most this often, ms. Default 30 s; 0 = before every query (tests). */
+  /** Background rescan at most this often, ms. Default 60 s; 0 = before every query (tests). */
   rescanIntervalMs?: number;
   /** Stop counting matches past this many. Default 10,000. */
   countCap?: number;
@@ -69,7 +69,7 @@ export class MemorySearch {
   constructor(options: SearchOptions) {
     this.root = options.root;
     this.maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
-    this.rescanIntervalMs = options.rescanIntervalMs ?? 30_000;
+    this.rescanIntervalMs = options.rescanIntervalMs ?? 60_000;
     this.countCap = options.countCap ?? 10_000;
     this.clock = options.clock ?? Date.now;
   }
