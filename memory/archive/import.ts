@@ -102,6 +102,7 @@ export class ImportSessions {
     const entries = await readSource(source, this.limits);
     const refused: ImportPreview['refused'] = [];
     const extras = { journal: 0, metadata: 0 };
+    const hidden = new Map<string, number>();
     const incoming: { path: string; content: string }[] = [];
     const seen = new Map<string, string>();
     let readBytes = 0;
@@ -109,6 +110,16 @@ export class ImportSessions {
       const extra = extraKind(entry.name);
       if (extra) {
         if (!entry.isDir) extras[extra]++;
+        continue;
+      }
+      // Hidden folders (.git, .obsidian, ...) are tooling, not memory: one line each in the preview.
+      const segments = entry.name.split('/');
+      const hiddenAt = segments.findIndex(
+        (seg, i) => seg.startsWith('.') && (entry.isDir || i < segments.length - 1),
+      );
+      if (hiddenAt >= 0) {
+        const folder = `${segments.slice(0, hiddenAt + 1).join('/')}/`;
+        hidden.set(folder, (hidden.get(folder) ?? 0) + (entry.isDir ? 0 : 1));
         continue;
       }
       if (entry.isDir) continue; // folders come with their files
@@ -162,6 +173,12 @@ export class ImportSessions {
         continue;
       }
       incoming.push({ path, content });
+    }
+    for (const [folder, files] of hidden) {
+      refused.push({
+        path: folder,
+        reason: `A hidden folder${files > 0 ? ` (${files} files)` : ''}: tool settings, not memory. Not imported.`,
+      });
     }
     if (extras.journal > 0) {
       refused.push({

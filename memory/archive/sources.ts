@@ -88,7 +88,9 @@ async function fromFolder(root: string, limits: ArchiveLimits): Promise<SourceEn
         if (depth + 1 > limits.maxDepth) {
           throw new ArchiveError(`The folder is nested deeper than ${limits.maxDepth} levels.`);
         }
-        if (extraKind(name) === undefined) await walk(host, `${name}/`, depth + 1);
+        // Journal, litter and hidden folders (.git can be huge) are reported, not walked.
+        if (extraKind(name) === undefined && !item.name.startsWith('.'))
+          await walk(host, `${name}/`, depth + 1);
       } else if (item.isFile()) {
         const stat = await lstat(host);
         out.push({ name, isDir: false, size: stat.size, read: () => readFile(host) });

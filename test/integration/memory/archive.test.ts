@@ -86,12 +86,15 @@ describe('round trip', () => {
     await writeFile(path.join(src, 'a.md'), 'A\n');
     await writeFile(path.join(src, 'sub', 'b.md'), 'B\n');
     await writeFile(path.join(src, 'image.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff]));
+    await mkdir(path.join(src, '.git', 'objects'), { recursive: true });
+    await writeFile(path.join(src, '.git', 'objects', 'x'), 'blob');
     const m = await memoryAt('m');
     const sessions = new ImportSessions(m);
     const preview = await sessions.preview({ kind: 'folder', path: path.join(dir, 'unzipped') });
     expect(preview.added).toEqual(['/memories/a.md', '/memories/sub/b.md']);
     expect(preview.refused).toEqual([
       { path: 'image.md', reason: expect.stringContaining('not UTF-8 text') },
+      { path: '.git/', reason: 'A hidden folder: tool settings, not memory. Not imported.' },
     ]);
     await sessions.apply(preview.token, false);
     expect(await snapshot(m)).toEqual({
@@ -150,6 +153,9 @@ describe('preview categories', () => {
       'pem.md': strToU8('-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----\n'),
       'zero-byte.md': new Uint8Array([0x61, 0x00, 0x62]),
       '__MACOSX/._ok.md': strToU8('junk'),
+      '.git/config': strToU8('[core]'),
+      '.git/objects/ab/cdef': strToU8('blob'),
+      'sub/.obsidian/app.json': strToU8('{}'),
       '.DS_Store': strToU8('junk'),
     });
     const sessions = new ImportSessions(m);
@@ -164,6 +170,8 @@ describe('preview categories', () => {
     expect(reasons['pem.md']).not.toContain('MIIB');
     expect(reasons['zero-byte.md']).toContain('NUL');
     expect(reasons['__MACOSX/, .DS_Store']).toContain('2 entries');
+    expect(reasons['.git/']).toBe('A hidden folder (2 files): tool settings, not memory. Not imported.');
+    expect(reasons['sub/.obsidian/']).toContain('(1 files)');
     await sessions.apply(preview.token, false);
     expect(Object.keys(await snapshot(m))).toEqual(['/memories/A.md', '/memories/ok.md']);
   });
