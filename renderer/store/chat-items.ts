@@ -231,6 +231,8 @@ export function applyRunEvents(model: ChatModel, events: readonly RunEvent[]): A
         break;
       }
       case 'memory.backfill':
+        // Nothing loaded is nothing to report (a new user's first chats).
+        if (ev.totalFiles === 0) break;
         if (replayOfSettled && transcriptHasEventAfter(model, run, 'backfill')) break;
         push({
           kind: 'event',

@@ -35,6 +35,8 @@ export function MessageList(): ReactElement {
     estimateSize: (i) => estimate(items[i]),
     getItemKey: (i) => items[i]?.id ?? i,
     overscan: 6,
+    paddingStart: 24,
+    paddingEnd: 16,
     initialRect: { width: 800, height: 800 },
   });
 
