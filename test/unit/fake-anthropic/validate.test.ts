@@ -136,6 +136,52 @@ const bad: BadCase[] = [
     message: 'messages.0.content.0.text: text content blocks must be non-empty',
   },
   {
+    name: 'whitespace-only text block',
+    body: { ...ok, messages: [{ role: 'user', content: [{ type: 'text', text: ' \n ' }] }] },
+    message: 'messages.0.content.0.text: text content blocks must contain non-whitespace text',
+  },
+  {
+    name: 'prefill ending with whitespace',
+    body: {
+      ...ok,
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'partial answer ' },
+      ],
+    },
+    message: 'messages: final assistant content cannot end with trailing whitespace',
+  },
+  {
+    name: 'duplicate tool_use ids',
+    body: {
+      ...ok,
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [use('toolu_1'), use('toolu_1')] },
+        { role: 'user', content: [result('toolu_1')] },
+      ],
+    },
+    message: 'messages.1.content.1: `tool_use` ids must be unique',
+  },
+  {
+    name: 'tool_result with an unsupported inner block',
+    body: {
+      ...ok,
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: [use('toolu_1')] },
+        { role: 'user', content: [{ ...result('toolu_1'), content: [use('toolu_2')] }] },
+      ],
+    },
+    message:
+      "messages.2.content.0.content.0: Input tag 'tool_use' found using 'type' does not match any of the expected tags: 'text', 'image', 'document', 'search_result'",
+  },
+  {
+    name: 'tool_use inside a user message',
+    body: { ...ok, messages: [{ role: 'user', content: [use('toolu_1')] }] },
+    message: 'messages.0.content.0: `tool_use` blocks can only be in `assistant` messages',
+  },
+  {
     name: 'thread',
     body: { ...ok, thread: { type: 'create' } },
     message: 'thread: message threads are not supported for this request',
