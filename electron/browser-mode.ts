@@ -118,13 +118,24 @@ export function announce(mode: BrowserMode, print: (line: string) => void): void
   print('Open the link above in your browser. Press Ctrl+C to stop.');
 }
 
-/** SIGINT/SIGTERM: close gracefully once; a second signal exits at once. */
+/**
+ * SIGINT/SIGTERM: close gracefully once. A second signal a second or more later (the user pressing
+ * Ctrl+C again) exits at once; an immediate repeat is ignored, because `conf`'s dependency when-exit
+ * re-sends the signal it received to the process. A close that hangs is cut short after 20 s.
+ */
 export function closeOnSignals(close: () => Promise<void>, print: (line: string) => void): void {
-  let stopping = false;
+  let firstAt: number | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) process.exit(130);
-    stopping = true;
+    if (firstAt !== undefined) {
+      if (Date.now() - firstAt >= 1_000) process.exit(130);
+      return;
+    }
+    firstAt = Date.now();
     print(signal === 'SIGINT' ? '\nStopping Mnemo...' : 'Stopping Mnemo...');
+    setTimeout(() => {
+      process.stderr.write('Mnemo took too long to stop; exiting now.\n');
+      process.exit(1);
+    }, 20_000).unref();
     close().then(
       () => process.exit(0),
       (error: unknown) => {
