@@ -1,0 +1,174 @@
+// The CLI as a user runs it: separate `node dist/electron/cli.js` processes (built with tsc first) against
+// the fake API started here. Acceptance (issue 4 point 6): process 1 saves a preference with a memory tool
+// call; process 2 starts with that preference backfilled as data, both memory tools offered.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeAnthropic,
+  startFakeAnthropic,
+  text,
+  toolUse,
+} from '../../fixtures/fake-anthropic/index.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const cli = path.join(root, 'dist/electron/cli.js');
+
+let fake: FakeAnthropic;
+let dataDir: string;
+
+beforeAll(async () => {
+  await promisify(execFile)('npx', ['tsc', '-b', 'tsconfig.node.json'], { cwd: root }).catch(() => undefined);
+  fake = await startFakeAnthropic();
+  dataDir = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-'));
+}, 240_000);
+
+afterAll(async () => {
+  await fake?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: dataDir,
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.url,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const PREFERENCE = "- Doesn't like spicy food: never recommend spicy restaurants.\n";
+
+describe('the CLI, two processes, one memory', () => {
+  it('process 1 saves the preference with a memory tool call', async () => {
+    fake.reset();
+    fake.enqueue(
+      toolUse({
+        name: 'memory',
+        input: { command: 'create', path: '/memories/preferences.md', file_text: PREFERENCE },
+      }),
+      text('Got it: no spicy restaurants from now on.'),
+    );
+    const r = await run([
+      '--data-dir',
+      dataDir,
+      "Remember this: I don't like spicy food, so don't recommend spicy restaurants from now on",
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      '[turn 1] called memory {"command":"create","path":"/memories/preferences.md"}',
+    );
+    expect(r.stdout).toMatch(/Final answer:\nGot it: no spicy restaurants from now on\.\n$/);
+    expect(await readFile(path.join(dataDir, 'memories', 'preferences.md'), 'utf8')).toBe(PREFERENCE);
+  });
+
+  it('process 2 starts with the preference backfilled as data and both memory tools offered', async () => {
+    fake.reset();
+    fake.enqueue(text('Try the Lebanese grill on Main Street: mild and excellent.'));
+    const r = await run(['--data-dir', dataDir, "Any good restaurants nearby you'd recommend?"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^\[memory backfill\] 1 of 1 files, about \d+ tokens: \/memories\/preferences\.md$/m,
+    );
+    expect(r.stdout).toContain('Final answer:\nTry the Lebanese grill on Main Street: mild and excellent.');
+    const first = fake.messageRequests()[0]!.body;
+    expect(first.tools.map((t: { name: string }) => t.name)).toEqual(['memory', 'memory_search']);
+    expect(JSON.stringify(first.system)).not.toContain('spicy');
+    const results = first.messages.flatMap((m: { content: { type: string }[] }) =>
+      m.content.filter((b) => b.type === 'tool_result'),
+    );
+    expect(JSON.stringify(results)).toContain("Doesn't like spicy food");
+    // Each invocation is a fresh conversation: process 1's words are not in this history.
+    expect(JSON.stringify(first.messages)).not.toContain('Remember this');
+  });
+
+  it('--continue resumes the most recent conversation', async () => {
+    fake.reset();
+    fake.enqueue(text('The grill is on Main Street.'));
+    const r = await run(['--data-dir', dataDir, '--continue', 'Where was it again?']);
+    expect(r.code).toBe(0);
+    const body = fake.messageRequests()[0]!.body;
+    expect(JSON.stringify(body.messages)).toContain('Lebanese grill');
+  });
+
+  it('--no-memory: no backfill, no memory tools', async () => {
+    fake.reset();
+    fake.enqueue(text('Hi!'));
+    const r = await run(['--data-dir', dataDir, '--no-memory', 'hello']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('[memory backfill]');
+    expect(fake.messageRequests()[0]!.body.tools).toBeUndefined();
+  });
+
+  it('passes --context, --compact-at, --keep-tool-results and --max-turns to the loop', async () => {
+    fake.reset();
+    fake.setDefault(() => toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }));
+    const r = await run([
+      '--data-dir',
+      dataDir,
+      '--context',
+      'native',
+      '--compact-at',
+      '60000',
+      '--keep-tool-results',
+      '5',
+      '--max-turns',
+      '2',
+      'look twice',
+    ]);
+    expect(r.stdout).toContain('[turn 2] called memory {"command":"view","path":"/memories"}');
+    expect(r.stdout).toContain('[turn limit] stopped after 2 turns');
+    const edits = fake.messageRequests()[0]!.body.context_management.edits;
+    expect(edits[0].keep).toEqual({ type: 'tool_uses', value: 5 });
+    expect(edits[1].trigger).toEqual({ type: 'input_tokens', value: 60_000 });
+    expect(fake.messageRequests()).toHaveLength(2);
+  });
+
+  it('without an API key: one clear line on stderr, exit code 3, no stack', async () => {
+    const empty = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-nokey-'));
+    const r = await run(['--data-dir', empty, 'hello'], { ANTHROPIC_API_KEY: '' });
+    await rm(empty, { recursive: true, force: true });
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/ANTHROPIC_API_KEY/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('respects MNEMO_DATA_DIR and refuses bad flags with the usage (exit 2)', async () => {
+    const bad = await run(['--max-turns', 'lots', 'hi']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-turns needs a whole number/);
+    fake.reset();
+    fake.enqueue(text('From the env dir.'));
+    const other = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-env-'));
+    const r = await run(['hi'], { MNEMO_DATA_DIR: other });
+    expect(r.code).toBe(0);
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(path.join(other, 'conversations'))).length).toBe(1);
+    await rm(other, { recursive: true, force: true });
+  });
+});
