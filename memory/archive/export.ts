@@ -3,7 +3,7 @@
 // never followed, so an export cannot carry anything from outside the root.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { zipSync, type Zippable } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import type { Memory } from '../types.js';
 import { JOURNAL_PREFIX, TOP_FOLDER } from './limits.js';
 
@@ -37,17 +37,62 @@ async function readRegular(host: string): Promise<{ data: Uint8Array; mtime: Dat
   return data ? { data, mtime: stat.mtime } : undefined;
 }
 
-async function walkJournal(dir: string, rel: string, out: Zippable): Promise<number> {
+/**
+ * A streaming zip writer that yields to the event loop now and then, so exporting thousands of files does
+ * not stall the app (the chat stream and the WebSocket share this process).
+ */
+class ZipWriter {
+  private readonly chunks: Uint8Array[] = [];
+  private readonly zip: Zip;
+  private readonly done: Promise<Uint8Array>;
+  private added = 0;
+
+  constructor() {
+    let resolve: (data: Uint8Array) => void = () => undefined;
+    let reject: (error: Error) => void = () => undefined;
+    this.done = new Promise((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.zip = new Zip((error, chunk, final) => {
+      if (error) return reject(error);
+      this.chunks.push(chunk);
+      if (final) resolve(Buffer.concat(this.chunks));
+    });
+  }
+
+  async file(name: string, data: Uint8Array, mtime: Date): Promise<void> {
+    const entry = new ZipDeflate(name, { level: 6 });
+    Object.assign(entry, { os: 3, attrs: FILE_ATTRS, mtime });
+    this.zip.add(entry);
+    entry.push(data, true);
+    if (++this.added % 64 === 0) await new Promise((r) => setImmediate(r));
+  }
+
+  folder(name: string): void {
+    const entry = new ZipPassThrough(`${name}/`);
+    Object.assign(entry, { os: 3, attrs: DIR_ATTRS });
+    this.zip.add(entry);
+    entry.push(new Uint8Array(0), true);
+  }
+
+  finish(): Promise<Uint8Array> {
+    this.zip.end();
+    return this.done;
+  }
+}
+
+async function walkJournal(dir: string, rel: string, out: ZipWriter): Promise<number> {
   let count = 0;
   const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const item of items.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const item of items.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const host = path.join(dir, item.name);
     const name = rel + item.name;
     if (item.isDirectory()) count += await walkJournal(host, `${name}/`, out);
     else if (item.isFile()) {
       const file = await readRegular(host);
       if (file) {
-        out[JOURNAL_PREFIX + name] = [file.data, { os: 3, attrs: FILE_ATTRS, mtime: file.mtime }];
+        await out.file(JOURNAL_PREFIX + name, file.data, file.mtime);
         count++;
       }
     }
@@ -65,7 +110,7 @@ export async function exportMemory(
   options: ExportOptions,
 ): Promise<ExportResult> {
   const entries = await memory.list();
-  const zippable: Zippable = {};
+  const zip = new ZipWriter();
   let files = 0;
   let folders = 0;
   for (const entry of entries) {
@@ -73,16 +118,16 @@ export async function exportMemory(
     if (segments.length === 0) continue;
     const name = TOP_FOLDER + segments.join('/');
     if (entry.kind === 'dir') {
-      zippable[`${name}/`] = [new Uint8Array(0), { os: 3, attrs: DIR_ATTRS }];
+      zip.folder(name);
       folders++;
       continue;
     }
     const file = await readRegular(path.join(memory.root, ...segments));
     if (!file) continue;
-    zippable[name] = [file.data, { os: 3, attrs: FILE_ATTRS, mtime: file.mtime }];
+    await zip.file(name, file.data, file.mtime);
     files++;
   }
-  const journalFiles = options.includeJournal ? await walkJournal(memory.journalDir, '', zippable) : 0;
-  const data = zipSync(zippable, { level: 6 });
+  const journalFiles = options.includeJournal ? await walkJournal(memory.journalDir, '', zip) : 0;
+  const data = await zip.finish();
   return { data, fileName: exportFileName(options.now ?? new Date()), files, folders, journalFiles };
 }
