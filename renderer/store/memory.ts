@@ -320,7 +320,11 @@ export function onMemoryChanged(change: MemoryChange): void {
   if (!selected) return;
   const touched = change.path === selected || change.newPath === selected;
   if (!touched) return;
-  if (change.command === 'delete' && change.path === selected && !change.newPath) {
+  if (
+    (change.command === 'delete' || change.command === 'forget') &&
+    change.path === selected &&
+    !change.newPath
+  ) {
     if (editorDirty) set({ changedOnDisk: true });
     else closeFile();
     return;

@@ -30,6 +30,8 @@ const verbs: Record<string, string> = {
   revert: 'reverted',
   restore: 'restored',
   import: 'imported',
+  forget: 'forgot',
+  external: 'changed',
 };
 
 export function describeEntry(entry: JournalEntry): string {

@@ -1,0 +1,139 @@
+// The memory panel end to end (issue 5, points 3 and 7): the built renderer in Chromium, the real
+// browser-mode server on a temp data dir, the fake Anthropic API. Files are checked on disk.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { unzipSync, strFromU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
+import { MemoryPanelPage } from './memory-page.js';
+import { useE2EApp } from './support/e2e-app.js';
+import { ChatPage } from './support/pages/chat-page.js';
+import { screenshot } from './support/screenshots.js';
+
+const e2e = useE2EApp();
+const poll = { timeout: 20_000, interval: 50 };
+const onDisk = (memoryPath: string): string => path.join(e2e.app.dataDir, memoryPath.replace(/^\//, ''));
+
+describe('the memory panel', () => {
+  it('shows a fact the assistant remembers, live (no reload)', async () => {
+    const { page, pageErrors } = await e2e.open();
+    const chat = new ChatPage(page);
+    const panel = new MemoryPanelPage(page);
+    e2e.fake.enqueue(
+      toolUse({
+        name: 'memory',
+        input: {
+          command: 'create',
+          path: '/memories/preferences.md',
+          file_text: '# Preferences\n\n- Likes green tea\n',
+        },
+      }),
+      text('Noted: you like green tea.'),
+    );
+    await expect.poll(() => panel.memory.getByText('Nothing remembered yet').isVisible(), poll).toBe(true);
+    await chat.send('Remember that I like green tea.');
+    await panel.file('/memories/preferences.md').waitFor({ timeout: 20_000 });
+    await panel.open('/memories/preferences.md');
+    await panel.fact('Likes green tea').waitFor();
+    // Provenance: the change is attributed to this conversation.
+    await expect
+      .poll(() => panel.memory.getByText(/Last change/).innerText(), poll)
+      .toMatch(/written in ‘.+’ at/);
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Noted');
+    await screenshot(page, 'memory-panel-light');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('sends an edit made in the panel to the model with the next request', async () => {
+    const { page } = await e2e.open();
+    const chat = new ChatPage(page);
+    const panel = new MemoryPanelPage(page);
+    await panel.open('/memories/preferences.md');
+    await panel.memory.getByRole('tab', { name: 'Edit' }).click();
+    const editor = panel.editor('/memories/preferences.md');
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('- Prefers oolong in the evening\n');
+    await panel.memory.getByRole('button', { name: 'Save', exact: true }).click();
+    await panel.fact('Prefers oolong in the evening').waitFor({ timeout: 20_000 });
+    expect(readFileSync(onDisk('/memories/preferences.md'), 'utf8')).toContain(
+      '- Prefers oolong in the evening',
+    );
+
+    const before = e2e.fake.messageRequests().length;
+    e2e.fake.enqueue(text('Oolong it is.'));
+    await chat.send('What should I drink tonight?');
+    await expect.poll(() => e2e.fake.messageRequests().length, poll).toBeGreaterThan(before);
+    const request = e2e.fake.messageRequests()[before]!;
+    expect(JSON.stringify(request.body)).toContain('Prefers oolong in the evening');
+  });
+
+  it('forgets one fact and leaves the file’s other facts intact on disk', async () => {
+    const file = onDisk('/memories/travel.md');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const content =
+      '# Travel\n\n- Window seat\n- Vegetarian meals on flights\n\nAllergic to penicillin.\n\n- Lisbon in May\n';
+    // Written by "another program": the panel notices it without a reload.
+    writeFileSync(file, content);
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    await panel.file('/memories/travel.md').waitFor({ timeout: 20_000 });
+    await panel.open('/memories/travel.md');
+    await panel.fact('Vegetarian meals on flights').getByRole('button', { name: 'Forget' }).click();
+    await expect.poll(() => panel.fact('Vegetarian meals on flights').count(), poll).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(
+      '# Travel\n\n- Window seat\n\nAllergic to penicillin.\n\n- Lisbon in May\n',
+    );
+    expect(await panel.fact('Allergic to penicillin.').isVisible()).toBe(true);
+
+    // Undo puts the fact back where it was.
+    await panel
+      .toast(/Forgot/)
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await panel.fact('Vegetarian meals on flights').waitFor({ timeout: 20_000 });
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('deletes a file after confirmation, and Undo brings it back', async () => {
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    const file = onDisk('/memories/travel.md');
+    await panel.file('/memories/travel.md').getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('alertdialog', { name: /Delete travel\.md/ });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => panel.file('/memories/travel.md').count(), poll).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    await panel.toast('Deleted /memories/travel.md').getByRole('button', { name: 'Undo' }).click();
+    await panel.file('/memories/travel.md').waitFor({ timeout: 20_000 });
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('exports memory as a zip download with every file', async () => {
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    await panel.file('/memories/preferences.md').waitFor({ timeout: 20_000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 20_000 }),
+      panel.memory.getByRole('button', { name: 'Export memory' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    const zip = unzipSync(new Uint8Array(readFileSync(await download.path())));
+    const names = Object.keys(zip).sort();
+    expect(names).toContain('memories/preferences.md');
+    expect(names).toContain('memories/travel.md');
+    expect(strFromU8(zip['memories/preferences.md']!)).toBe(
+      readFileSync(onDisk('/memories/preferences.md'), 'utf8'),
+    );
+  });
+
+  it('searches across memory and highlights the hits', async () => {
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    await panel.file('/memories/preferences.md').waitFor({ timeout: 20_000 });
+    await panel.memory.getByRole('searchbox', { name: 'Search memory' }).fill('oolong');
+    const results = panel.memory.getByRole('region', { name: 'Search results' });
+    await expect.poll(() => results.locator('mark').allInnerTexts(), poll).toEqual(['oolong']);
+    await screenshot(page, 'memory-search-light');
+  });
+});
