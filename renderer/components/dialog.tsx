@@ -70,7 +70,7 @@ function DialogInner({
     }
     if (e.key !== 'Tab' || !ref.current) return;
     const focusables = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-      (el) => el.offsetParent !== null || el === document.activeElement,
+      (el) => !el.closest('[hidden], [inert]'),
     );
     if (!focusables.length) {
       e.preventDefault();
