@@ -74,6 +74,15 @@ describe('HTTP errors through the SDK', () => {
     expect(fake.requests.map((r) => r.status)).toEqual([429, 529, 200]);
   });
 
+  it('waits at least retry-after-ms (longer than the default backoff) before retrying', async () => {
+    fake.enqueue(overloaded({ retryAfterMs: 1000 }), text('after the pause'));
+    const message = await clientFor(1).messages.create(params);
+    expect(message.content).toEqual([{ type: 'text', text: 'after the pause' }]);
+    const [first, second] = fake.messageRequests();
+    // The SDK's own first backoff is at most 500 ms, so a gap this long proves the header was honoured.
+    expect(second!.time - first!.time).toBeGreaterThanOrEqual(950);
+  });
+
   it('gives up after maxRetries with the last error', async () => {
     fake.enqueue(overloaded(), overloaded(), overloaded(), text('never'));
     const error = await failure(clientFor(1).messages.create(params));
