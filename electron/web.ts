@@ -163,9 +163,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
   });
 
-  // A bit above the message cap so that an oversized message is refused by our codec with a clear error,
-  // and only a grossly oversized one closes the socket (code 1009).
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 64 * 1024 });
+  // The message cap is enforced by ws itself: a larger message closes the socket with 1009 (Message Too
+  // Big). The app's own client never sends one (its codec refuses it first with a clear error).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
   const refuse = (socket: Duplex, verdict: Extract<Verdict, { ok: false }>): void => {
     const text =

@@ -10,6 +10,8 @@ import type { BridgeApi } from '../shared/wire.js';
 import { apiFromBridge } from '../shared/transport/bridge-client.js';
 import {
   createWsTransport,
+  tokenFromLocation,
+  webSocketUrl,
   type ConnectionStatus,
   type WebSocketLike,
   type WsTransport,
@@ -17,6 +19,7 @@ import {
 import { uploadFile } from './transport/upload.js';
 
 export type { ConnectionStatus };
+export { tokenFromLocation, webSocketUrl };
 
 declare global {
   interface Window {
@@ -28,20 +31,6 @@ let current: Api | null = null;
 let ws: WsTransport | null = null;
 const reconnectListeners = new Set<() => void>();
 const statusListeners = new Set<(status: ConnectionStatus) => void>();
-
-/** The page's token: `?token=` in the query or `#token=` in the hash. */
-export function tokenFromLocation(location: Pick<Location, 'search' | 'hash'>): string | null {
-  const fromQuery = new URLSearchParams(location.search).get('token');
-  if (fromQuery) return fromQuery;
-  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
-  return fromHash || null;
-}
-
-/** ws://host/ws?token=... for the page's own server. */
-export function webSocketUrl(location: Pick<Location, 'protocol' | 'host'>, token: string): string {
-  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`;
-}
 
 function pickTransport(): Api {
   if (typeof window !== 'undefined' && window.mnemo) return apiFromBridge(window.mnemo);

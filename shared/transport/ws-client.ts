@@ -141,3 +141,17 @@ export function createWsTransport(options: WsTransportOptions): WsTransport {
     },
   };
 }
+
+/** The page's token: `?token=` in the query or `#token=` in the hash. */
+export function tokenFromLocation(location: { search: string; hash: string }): string | null {
+  const fromQuery = new URLSearchParams(location.search).get('token');
+  if (fromQuery) return fromQuery;
+  const fromHash = new URLSearchParams(location.hash.replace(/^#/, '')).get('token');
+  return fromHash || null;
+}
+
+/** ws://host/ws?token=... for the page's own server. */
+export function webSocketUrl(location: { protocol: string; host: string }, token: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws?token=${encodeURIComponent(token)}`;
+}
