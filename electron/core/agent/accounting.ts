@@ -86,10 +86,19 @@ export class Accounting {
   }
 
   parts(): { system: number; memory: number; messages: number; toolResults: number } {
-    const system = this.systemTokens;
-    const memory = this.memoryTokens;
-    const toolResults = Math.max(0, this.toolResultTokens);
-    return { system, memory, toolResults, messages: Math.max(0, this.total - system - memory - toolResults) };
+    let system = this.systemTokens;
+    let memory = this.memoryTokens;
+    let toolResults = Math.max(0, this.toolResultTokens);
+    const total = this.total;
+    const fixed = system + memory + toolResults;
+    // The parts are estimates; when the API's measured total is smaller, scale them so they add up.
+    if (fixed > total && fixed > 0) {
+      const k = total / fixed;
+      system = Math.round(system * k);
+      memory = Math.round(memory * k);
+      toolResults = Math.round(toolResults * k);
+    }
+    return { system, memory, toolResults, messages: Math.max(0, total - system - memory - toolResults) };
   }
 
   /**
