@@ -1,6 +1,6 @@
-// Export: the memory folder as a .zip, folders preserved, optionally with the journal. Files are read
-// straight from disk (no last-read side effects) and only what the memory itself lists goes in: links are
-// never followed, so an export cannot carry anything from outside the root.
+// Export: the memory folder as a .zip, folders preserved, optionally with the journal. Only what the
+// memory itself lists goes in, read through Memory.read (no last-read side effect; links in any component
+// and hard links refused), so an export cannot carry anything from outside the root.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
@@ -25,11 +25,16 @@ export interface ExportResult {
 const FILE_ATTRS = (0o100600 << 16) >>> 0;
 const DIR_ATTRS = ((0o040700 << 16) | 0x10) >>> 0;
 
+function validDate(iso: string): Date {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? new Date() : d;
+}
+
 function segmentsOf(modelPath: string): string[] {
   return modelPath.split('/').slice(2); // '/memories/a/b.md' -> ['a', 'b.md']
 }
 
-async function readRegular(host: string): Promise<{ data: Uint8Array; mtime: Date } | undefined> {
+async function readJournalFile(host: string): Promise<{ data: Uint8Array; mtime: Date } | undefined> {
   const stat = await lstat(host).catch(() => undefined);
   // A hard link may be a planted alias of a file outside the root: never export it.
   if (!stat?.isFile() || stat.nlink > 1) return undefined;
@@ -90,7 +95,7 @@ async function walkJournal(dir: string, rel: string, out: ZipWriter): Promise<nu
     const name = rel + item.name;
     if (item.isDirectory()) count += await walkJournal(host, `${name}/`, out);
     else if (item.isFile()) {
-      const file = await readRegular(host);
+      const file = await readJournalFile(host);
       if (file) {
         await out.file(JOURNAL_PREFIX + name, file.data, file.mtime);
         count++;
@@ -106,7 +111,7 @@ export function exportFileName(now: Date): string {
 }
 
 export async function exportMemory(
-  memory: Pick<Memory, 'root' | 'journalDir' | 'list'>,
+  memory: Pick<Memory, 'journalDir' | 'list' | 'read'>,
   options: ExportOptions,
 ): Promise<ExportResult> {
   const entries = await memory.list();
@@ -122,9 +127,11 @@ export async function exportMemory(
       folders++;
       continue;
     }
-    const file = await readRegular(path.join(memory.root, ...segments));
+    // The memory's own read: links (in any component) and hard links are refused, so nothing from
+    // outside the root can ride along. A file that vanished or is not text is left out.
+    const file = await memory.read(entry.path).catch(() => undefined);
     if (!file) continue;
-    await zip.file(name, file.data, file.mtime);
+    await zip.file(name, Buffer.from(file.content, 'utf8'), validDate(entry.modifiedAt));
     files++;
   }
   const journalFiles = options.includeJournal ? await walkJournal(memory.journalDir, '', zip) : 0;

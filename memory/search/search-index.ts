@@ -8,8 +8,9 @@
 // What is indexed: the files the memory tool itself can read. Links (symbolic, and hard links, which could
 // be a planted alias of a file outside the root), hidden names (leftover temp files) and files that are
 // not UTF-8 text or are larger than `maxFileBytes` are skipped.
-import { lstat, readFile, readdir } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readRegular } from '../fs-safe.js';
 import { findInText, fold, type LineHit } from './match.js';
 
 export const ROOT = '/memories';
@@ -65,6 +66,7 @@ export class MemorySearch {
   private built: Promise<void> | undefined;
   private rescanning: Promise<void> | undefined;
   private lastScan = 0;
+  private rootReal: Promise<string> | undefined;
 
   constructor(options: SearchOptions) {
     this.root = options.root;
@@ -163,6 +165,10 @@ export class MemorySearch {
     for (let i = 0; i < files.length; i += READ_BATCH) {
       await Promise.all(files.slice(i, i + READ_BATCH).map((f) => this.update(f.model, f.host, seen)));
     }
+    if (stat?.isFile()) {
+      if (!seen.has(modelPath) && this.entries.has(modelPath)) this.drop(modelPath);
+      return;
+    }
     // Whatever was cached under this path and is gone (or no longer indexable) leaves the index.
     const prefix = modelPath === ROOT ? ROOT + '/' : modelPath + '/';
     for (const key of this.entries.keys()) {
@@ -198,8 +204,12 @@ export class MemorySearch {
       seen.add(model);
       return;
     }
-    const bytes = await readFile(host).catch(() => undefined);
-    if (!bytes) return;
+    // The memory's own safe read: no link in the last component, the real path inside the real root (a
+    // folder swapped for a link after the walk leads nowhere), no hard links.
+    this.rootReal ??= realpath(this.root).catch(() => this.root);
+    const read = await readRegular(host, await this.rootReal, model).catch(() => undefined);
+    if (!read) return;
+    const bytes = read.bytes;
     let content: string;
     try {
       content = decoder.decode(bytes);
