@@ -1,6 +1,6 @@
 // Search over the real memory store: the index follows every kind of change through the memory's events
 // (its periodic rescan is pushed out of reach here, so only the events can make these pass).
-import { link, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -60,6 +60,21 @@ test('planted links inside the root are never searched', async () => {
   await memory.create('/memories/ok.md', 'password manager is used\n');
   await attached.search.refresh();
   expect(await paths('password')).toEqual(['/memories/ok.md:1']);
+});
+
+test('a folder swapped for a link after indexing exposes nothing outside the root', async () => {
+  await memory.create('/memories/d/x.md', 'harmless note\n');
+  expect(await paths('note')).toEqual(['/memories/d/x.md:1']);
+  const outside = path.join(dir, 'outside');
+  await mkdir(outside);
+  await writeFile(path.join(outside, 'x.md'), 'outside note: secret\n');
+  await rename(path.join(memory.root, 'd'), path.join(dir, 'moved-away'));
+  await symlink(outside, path.join(memory.root, 'd'));
+  attached.search.invalidate('/memories/d/x.md');
+  expect(await paths('secret')).toEqual([]);
+  attached.search.invalidate('/memories/d');
+  await attached.search.refresh();
+  expect(await paths('note')).toEqual([]);
 });
 
 test('the memory_search tool answers from the live index', async () => {
