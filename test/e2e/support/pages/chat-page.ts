@@ -28,4 +28,38 @@ export class ChatPage {
   lastAnswer(): Locator {
     return this.answers.last();
   }
+
+  // Added by the chat UI's tests: message actions and inline cards, by their accessible names.
+
+  /** A message's action button ("Copy", "Pin"/"Unpin", "Regenerate", "Edit"), shown on hover/focus. */
+  async messageAction(message: Locator, name: string): Promise<Locator> {
+    await message.hover();
+    return message.getByRole('button', { name, exact: true });
+  }
+
+  /** Edit a user message in place and resend it. */
+  async editAndResend(message: Locator, text: string): Promise<void> {
+    await (await this.messageAction(message, 'Edit')).click();
+    const editor = this.page.getByRole('textbox', { name: 'Edited message' });
+    await editor.fill(text);
+    await this.page.getByRole('button', { name: 'Save and resend' }).click();
+  }
+
+  /** The inline error of a failed run (role alert inside the conversation). */
+  get errorCard(): Locator {
+    return this.conversation.getByRole('alert');
+  }
+
+  /** An inline card (tool call, memory change, backfill, compaction...) by (part of) its name. */
+  card(name: string | RegExp): Locator {
+    return this.conversation.getByRole('region', { name });
+  }
+
+  get newChatButton(): Locator {
+    return this.page.getByRole('button', { name: 'New chat', exact: true });
+  }
+
+  get exportButton(): Locator {
+    return this.page.getByRole('button', { name: 'Export as Markdown' });
+  }
 }
