@@ -113,7 +113,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       }
       chunks.push(chunk);
     }
-    const name = decodeURIComponent(req.headers['x-file-name']?.toString() ?? 'upload.zip');
+    let name = 'upload.zip';
+    try {
+      name = decodeURIComponent(req.headers['x-file-name']?.toString() ?? name);
+    } catch {
+      // A malformed name is not worth refusing the file for: keep the default.
+    }
     const uploadId = await host.storeUpload(name, Buffer.concat(chunks));
     sendJson(res, 200, { uploadId });
   };
