@@ -82,3 +82,31 @@ function clip(text: string, ranges: [number, number][]): { snippet: string; rang
     .map(([s, e]): [number, number] => [Math.max(s, start) + shift, Math.min(e, end) + shift]);
   return { snippet: prefix + text.slice(start, end) + suffix, ranges: inside };
 }
+
+/** How many lines of `folded` contain `foldedQuery`, stopping at `cap`. */
+export function countLines(folded: string, foldedQuery: string, cap: number): number {
+  return countFrom(folded, foldedQuery, 0, cap);
+}
+
+/** Matching lines after the 1-based line `line` (the rest of a file once the limit is reached). */
+export function countLinesAfter(folded: string, foldedQuery: string, line: number, cap: number): number {
+  let at = 0;
+  for (let l = 1; l <= line && at !== -1; l++) {
+    const nl = folded.indexOf('\n', at);
+    at = nl === -1 ? -1 : nl + 1;
+  }
+  return at === -1 ? 0 : countFrom(folded, foldedQuery, at, cap);
+}
+
+function countFrom(folded: string, foldedQuery: string, from: number, cap: number): number {
+  if (foldedQuery === '') return 0;
+  let count = 0;
+  let at = folded.indexOf(foldedQuery, from);
+  while (at !== -1 && count < cap) {
+    count++;
+    const nl = folded.indexOf('\n', at + foldedQuery.length);
+    if (nl === -1) break;
+    at = folded.indexOf(foldedQuery, nl + 1);
+  }
+  return count;
+}

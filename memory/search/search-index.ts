@@ -11,7 +11,8 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { readRegular } from '../fs-safe.js';
-import { findInText, fold, type LineHit } from './match.js';
+import { buildGrams, mayContain, queryGrams, type GramFilter } from './grams.js';
+import { countLines, countLinesAfter, findInText, fold, type LineHit } from './match.js';
 
 export const ROOT = '/memories';
 
@@ -45,6 +46,7 @@ export interface SearchOptions {
 interface Entry {
   content: string;
   folded: string;
+  grams: GramFilter;
   size: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -108,16 +110,30 @@ export class MemorySearch {
     let total = 0;
     let countCapped = false;
     const paths = this.sortedPaths();
+    const grams = queryGrams(needle);
     for (const p of paths) {
       const entry = this.entries.get(p);
-      if (!entry || !entry.folded.includes(needle)) continue;
-      findInText(entry.content, entry.folded, needle, (hit) => {
-        total++;
-        if (hits.length < limit) hits.push({ path: p, ...hit });
-        if (total >= this.countCap) countCapped = true;
-        return !countCapped;
-      });
-      if (countCapped) break;
+      if (!entry || !mayContain(entry.grams, grams)) continue;
+      if (hits.length >= limit) {
+        // Past the limit only the count is needed: no snippets, no ranges.
+        total += countLines(entry.folded, needle, this.countCap - total);
+      } else {
+        findInText(entry.content, entry.folded, needle, (hit) => {
+          total++;
+          if (hits.length < limit) hits.push({ path: p, ...hit });
+          return total < this.countCap && hits.length < limit;
+        });
+        // The file may have more matching lines than were detailed before the limit.
+        if (hits.length >= limit) {
+          const last = hits[hits.length - 1];
+          if (last?.path === p)
+            total += countLinesAfter(entry.folded, needle, last.line, this.countCap - total);
+        }
+      }
+      if (total >= this.countCap) {
+        countCapped = true;
+        break;
+      }
     }
     return { hits, truncated: total > hits.length, total, countCapped, filesSearched: paths.length };
   }
@@ -217,9 +233,11 @@ export class MemorySearch {
       return; // not text
     }
     if (!cached) this.sorted = undefined;
+    const folded = fold(content);
     this.entries.set(model, {
       content,
-      folded: fold(content),
+      folded,
+      grams: buildGrams(folded),
       size: stat.size,
       mtimeMs: stat.mtimeMs,
       ctimeMs: stat.ctimeMs,

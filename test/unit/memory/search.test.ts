@@ -1,7 +1,9 @@
 import { link, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { buildGrams, mayContain, queryGrams } from '../../../memory/search/grams.js';
 import { createMemorySearchTool, fold, MemorySearch, SNIPPET_CHARS } from '../../../memory/search/index.js';
 
 let dir: string;
@@ -66,6 +68,33 @@ describe('MemorySearch', () => {
     const capped = await new MemorySearch({ root, countCap: 10 }).search('cats', 5);
     expect(capped.countCapped).toBe(true);
     expect(capped.total).toBe(10);
+  });
+
+  test('the total counts matching lines across files past the limit', async () => {
+    await writeFile(path.join(root, 'a-cats.md'), 'cats\nno\ncats and cats\n');
+    await writeFile(path.join(root, 'b-cats.md'), 'x\ncats\n');
+    await writeFile(path.join(root, 'c-cats.md'), 'CATS\ncats\ncats\n');
+    const result = await new MemorySearch({ root }).search('cats', 3);
+    expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual([
+      '/memories/a-cats.md:1',
+      '/memories/a-cats.md:3',
+      '/memories/b-cats.md:2',
+    ]);
+    expect(result.total).toBe(6);
+    expect(result.truncated).toBe(true);
+  });
+
+  test('the trigram filter never hides a file that contains the query', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), fc.nat(), fc.nat(), (text, a, b) => {
+        const folded = fold(text);
+        const start = a % (folded.length + 1);
+        const query = folded.slice(start, start + (b % 12));
+        expect(mayContain(buildGrams(folded), queryGrams(query))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(mayContain(buildGrams('the quick brown fox'), queryGrams('zebra'))).toBe(false);
   });
 
   test('a long line becomes a window around the first match with shifted ranges', async () => {
