@@ -2,7 +2,7 @@
 // result parse, error mapping. No handler ever sees an unchecked sender or an unparsed payload.
 import { invoke, type CallContext, type Handlers, type InvokeName } from '../../../shared/contract.js';
 import type { Outcome } from '../../../shared/wire.js';
-import type { Logger } from '../context.js';
+import type { RpcLogger as Logger } from './logger.js';
 import { invalidRequest, toErrorData } from './errors.js';
 
 /** A handler the transport layer answers itself (e.g. `app.ready`), after the same checks. */

@@ -2,7 +2,7 @@
 // contract: a code and a message a person can act on, never a stack or an absolute host path.
 import type { z } from 'zod';
 import { ContractError, errorCodes, type ContractErrorData } from '../../../shared/errors.js';
-import type { Logger } from '../context.js';
+import type { RpcLogger as Logger } from './logger.js';
 import { scrubHostPaths, stripStack } from './scrub.js';
 
 const MAX_MESSAGE_CHARS = 2_000;

@@ -10,7 +10,7 @@ import {
   type InvokeName,
 } from '../../../shared/contract.js';
 import type { Outcome } from '../../../shared/wire.js';
-import type { Logger } from '../context.js';
+import type { RpcLogger as Logger } from './logger.js';
 import type { EventListener } from '../events.js';
 import { createDispatcher, type Dispatch, type Override } from './dispatcher.js';
 

@@ -8,7 +8,7 @@
 import { IPC_EVENT, IPC_INVOKE } from '../../../shared/channel-names.js';
 import type { Handlers } from '../../../shared/contract.js';
 import { MAX_MESSAGE_BYTES, utf8Length, type Outcome } from '../../../shared/wire.js';
-import type { Logger } from '../context.js';
+import type { RpcLogger as Logger } from '../rpc/logger.js';
 import { RpcServer, type EventSource, type RpcSession } from '../rpc/server.js';
 
 export interface FrameLike {
