@@ -1,0 +1,93 @@
+// "Ask me" mode end to end (issue 5, point 3): the run pauses at each memory write with a review card;
+// Approve writes the file (and the panel shows it), Reject writes nothing and the model is told so.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
+import { invoke, MemoryPanelPage } from './memory-page.js';
+import { useE2EApp } from './support/e2e-app.js';
+import { ChatPage } from './support/pages/chat-page.js';
+import { screenshot } from './support/screenshots.js';
+
+const e2e = useE2EApp();
+const poll = { timeout: 20_000, interval: 50 };
+const onDisk = (memoryPath: string): string => path.join(e2e.app.dataDir, memoryPath.replace(/^\//, ''));
+
+/** The tool_result the model got for a tool_use id, from the fake's request log. */
+function toolResultFor(toolUseId: string): { content: unknown; is_error?: boolean } | undefined {
+  for (const request of e2e.fake.messageRequests()) {
+    for (const message of request.body.messages as { role: string; content: unknown }[]) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content as {
+        type: string;
+        tool_use_id?: string;
+        content?: unknown;
+        is_error?: boolean;
+      }[]) {
+        if (block.type === 'tool_result' && block.tool_use_id === toolUseId) return block;
+      }
+    }
+  }
+  return undefined;
+}
+
+beforeAll(async () => {
+  await invoke(e2e.app, 'settings.set', { patch: { memoryWriteMode: 'ask' } });
+});
+afterAll(async () => {
+  await invoke(e2e.app, 'settings.reset', {}).catch(() => undefined);
+});
+
+describe('"ask me" review mode', () => {
+  it('Approve writes the file and the model is told it was saved', async () => {
+    const { page, pageErrors } = await e2e.open();
+    const chat = new ChatPage(page);
+    const panel = new MemoryPanelPage(page);
+    const id = 'toolu_review_approve_000000';
+    e2e.fake.enqueue(
+      toolUse({
+        id,
+        name: 'memory',
+        input: { command: 'create', path: '/memories/diet.md', file_text: '- Vegetarian\n' },
+      }),
+      text('Saved that you are vegetarian.'),
+    );
+    await chat.send('I am vegetarian, remember it.');
+    const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
+    await card.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 20_000 });
+    // The run is paused: nothing on disk yet.
+    expect(existsSync(onDisk('/memories/diet.md'))).toBe(false);
+    await screenshot(page, 'review-card-light');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Saved that you are vegetarian.');
+    expect(readFileSync(onDisk('/memories/diet.md'), 'utf8')).toBe('- Vegetarian\n');
+    await panel.file('/memories/diet.md').waitFor({ timeout: 20_000 });
+    const result = toolResultFor(id);
+    expect(result?.is_error ?? false).toBe(false);
+    expect(JSON.stringify(result?.content)).not.toMatch(/rejected/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Reject writes nothing and the model is told the user rejected it', async () => {
+    const { page } = await e2e.open();
+    const chat = new ChatPage(page);
+    const panel = new MemoryPanelPage(page);
+    const id = 'toolu_review_reject_0000000';
+    e2e.fake.enqueue(
+      toolUse({
+        id,
+        name: 'memory',
+        input: { command: 'create', path: '/memories/secret.md', file_text: '- Password hint\n' },
+      }),
+      text('Understood, I will not keep that.'),
+    );
+    await chat.send('Keep my password hint.');
+    const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
+    await card.getByRole('button', { name: 'Reject' }).click({ timeout: 20_000 });
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('I will not keep that.');
+    expect(existsSync(onDisk('/memories/secret.md'))).toBe(false);
+    expect(await panel.file('/memories/secret.md').count()).toBe(0);
+    const result = toolResultFor(id);
+    expect(JSON.stringify(result?.content)).toContain('the user rejected this memory change');
+  });
+});
