@@ -14,7 +14,7 @@ const poll = { timeout: 20_000, interval: 50 };
 const onDisk = (memoryPath: string): string => path.join(e2e.app.dataDir, memoryPath.replace(/^\//, ''));
 
 /** The tool_result the model got for a tool_use id, from the fake's request log. */
-function toolResultFor(toolUseId: string): { content: unknown; is_error?: boolean } | undefined {
+function toolResultFor(toolUseId: string): { content?: unknown; is_error?: boolean } | undefined {
   for (const request of e2e.fake.messageRequests()) {
     for (const message of request.body.messages as { role: string; content: unknown }[]) {
       if (!Array.isArray(message.content)) continue;
