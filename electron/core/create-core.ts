@@ -100,6 +100,10 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     (closing ??= (async () => {
       const running = runs.running();
       for (const runId of running) runs.abort(runId);
+      // Let aborted runs save their partial answer (marked interrupted) before memory and files close.
+      if (!(await settled(() => runs.running().length === 0, RUN_SETTLE_MS))) {
+        log.warn('runs still going at close', { runs: runs.running().length });
+      }
       for (const fn of closers.reverse()) {
         try {
           await fn();
@@ -111,6 +115,18 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     })());
 
   return { ctx, handlers, bus, log, onClose: (fn) => void closers.push(fn), close };
+}
+
+const RUN_SETTLE_MS = 5_000;
+
+/** Resolves true once `done()` holds, false after `ms` (checked every 20 ms: a shutdown-only wait). */
+async function settled(done: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
 }
 
 function safeKey(settings: SettingsStore | undefined): string | undefined {

@@ -99,10 +99,20 @@ describe('createCore', () => {
     expect(reset.settings.theme).toBe('system');
   });
 
-  it('close aborts running runs', async () => {
+  it('close aborts running runs and lets them finish before closing the rest', async () => {
     const { core } = await start();
+    const order: string[] = [];
     const run = core.ctx.runs.start('conv-1');
+    run.signal.addEventListener('abort', () => {
+      // An aborted run saves its partial answer asynchronously, then finishes.
+      setTimeout(() => {
+        order.push('run saved');
+        run.finish('aborted');
+      }, 30);
+    });
+    core.onClose(() => void order.push('closer'));
     await core.close();
     expect(run.signal.aborted).toBe(true);
+    expect(order).toEqual(['run saved', 'closer']);
   });
 });
