@@ -51,14 +51,26 @@ export function openWireConnection<S>(server: RpcServer, options: WireConnection
     try {
       send({ t: 'result', id, ...outcome });
     } catch (error) {
-      if (!(error instanceof WireSizeError)) throw error;
-      log.error('a result was too large to send', { bytes: error.bytes });
-      send({
-        t: 'result',
-        id,
-        ok: false,
-        error: { code: 'internal', message: `The answer is too large to send. ${error.message}` },
+      // Too large, or not serialisable (a value JSON cannot carry): the caller still gets an answer.
+      const tooLarge = error instanceof WireSizeError;
+      log.error(tooLarge ? 'a result was too large to send' : 'a result could not be sent', {
+        error: String(error),
       });
+      try {
+        send({
+          t: 'result',
+          id,
+          ok: false,
+          error: {
+            code: 'internal',
+            message: tooLarge
+              ? `The answer is too large to send. ${error.message}`
+              : 'The answer could not be sent.',
+          },
+        });
+      } catch (sendError) {
+        log.warn('could not send an error result', { error: String(sendError) });
+      }
     }
   };
 
