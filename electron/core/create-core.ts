@@ -6,6 +6,7 @@ import { createMemorySearch } from '../../memory/search/index.js';
 import type { Handlers } from '../../shared/contract.js';
 import { appVersion } from './app-version.js';
 import { createHandlers } from './backend.js';
+import { memoryLimitsOf } from './memory-limits.js';
 import type { CoreContext, SettingsStore } from './context.js';
 import { ensureDataDir } from './data-dir.js';
 import { FanOutBus } from './events.js';
@@ -65,11 +66,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   keyHolder.store = settings;
   const bus = new FanOutBus();
   const runs = new RunRegistry(bus);
-  const { memoryFileCapBytes, memoryQuotaBytes } = settings.get();
-  const memory = await createMemory({
-    dataDir,
-    limits: { fileCapBytes: memoryFileCapBytes, quotaBytes: memoryQuotaBytes },
-  });
+  const memory = await createMemory({ dataDir, limits: memoryLimitsOf(settings.get()) });
   const memorySearch = createMemorySearch(memory);
   // Build the search index in the background, so the first search does not pay for it.
   memorySearch.search.warm().catch((error: unknown) => log.warn('memory search index not built', { error }));

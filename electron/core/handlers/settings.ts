@@ -4,6 +4,7 @@
 import type { Handlers } from '../../../shared/contract.js';
 import type { SettingsView } from '../../../shared/channels/settings.js';
 import type { CoreContext } from '../context.js';
+import { memoryLimitsOf } from '../memory-limits.js';
 
 type Domain = Pick<Handlers, 'settings.get' | 'settings.set' | 'settings.setApiKey' | 'settings.reset'>;
 
@@ -11,6 +12,8 @@ export function createSettingsHandlers(ctx: CoreContext): Domain {
   const view = (): SettingsView => ({ settings: ctx.settings.get(), apiKey: ctx.settings.apiKeyStatus() });
   const changed = (): SettingsView => {
     const current = view();
+    // Memory limits apply at once, without a restart (the store reads them on every write).
+    Object.assign(ctx.memory.limits, memoryLimitsOf(current.settings));
     ctx.events.emit('settings.changed', current);
     return current;
   };

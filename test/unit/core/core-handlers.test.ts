@@ -99,6 +99,18 @@ describe('createCore', () => {
     expect(reset.settings.theme).toBe('system');
   });
 
+  it('memory limits from settings apply at once, without a restart', async () => {
+    const { core } = await start();
+    expect(core.ctx.memory.limits.fileCapBytes).toBe(100 * 1024);
+    await core.handlers['settings.set']({ patch: { memoryFileCapBytes: 2048, staleAfterDays: 7 } }, call);
+    expect(core.ctx.memory.limits).toMatchObject({ fileCapBytes: 2048, staleAfterDays: 7 });
+    await expect(
+      core.handlers['memory.create']({ path: '/memories/big.md', content: 'x'.repeat(4096) }, call),
+    ).rejects.toThrow(/above the 2048-byte limit per file/);
+    await core.handlers['settings.reset']({}, call);
+    expect(core.ctx.memory.limits.fileCapBytes).toBe(100 * 1024);
+  });
+
   it('close aborts running runs and lets them finish before closing the rest', async () => {
     const { core } = await start();
     const order: string[] = [];
