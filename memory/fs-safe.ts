@@ -69,8 +69,19 @@ export async function readRegular(
     if (stat.nlink > 1) throw linkError(modelPath, 'hard');
     const real = await realPathOf(handle.fd, hostPath);
     if (!real.startsWith(rootReal + path.sep)) throw linkError(modelPath, 'symbolic');
-    const bytes = await handle.readFile();
-    return { bytes, stat };
+    // One read of the size fstat reported (FileHandle.readFile would fstat again and read in chunks).
+    let bytes = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    for (;;) {
+      if (got === bytes.length) {
+        if ((await handle.read(Buffer.alloc(1), 0, 1, got)).bytesRead === 0) break;
+        bytes = Buffer.concat([bytes, Buffer.alloc(Math.max(4096, got))]); // grew while we read
+      }
+      const { bytesRead } = await handle.read(bytes, got, bytes.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return { bytes: bytes.subarray(0, got), stat };
   } finally {
     await handle.close();
   }

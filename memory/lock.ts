@@ -44,15 +44,24 @@ export class Mutex {
 }
 
 const STALE_MS = 5000;
+const IDLE_MS = 10;
+const MAX_HOLD_MS = 100;
+const COOLDOWN_MS = 15;
 
 /** The data folder's memory lock, shared by every process that opens the same data folder. */
 export class ProcessLock {
   private readonly mutex = new Mutex();
   private readonly lockDir: string;
+  private readonly pidFile: string;
   private compromised = false;
+  private release: (() => Promise<void>) | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private heldSince = 0;
+  private cooldownUntil = 0;
 
   constructor(private readonly journalDir: string) {
     this.lockDir = path.join(journalDir, 'lock');
+    this.pidFile = path.join(journalDir, 'lock.pid');
   }
 
   /**
@@ -61,7 +70,8 @@ export class ProcessLock {
    */
   async clearDeadOwner(): Promise<void> {
     try {
-      const pid = Number(await fsp.readFile(path.join(this.lockDir, 'pid'), 'utf8'));
+      await fsp.access(this.lockDir);
+      const pid = Number(await fsp.readFile(this.pidFile, 'utf8'));
       if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) return;
       const tomb = `${this.lockDir}.dead-${process.pid}-${Date.now()}`;
       await fsp.rename(this.lockDir, tomb);
@@ -71,29 +81,62 @@ export class ProcessLock {
     }
   }
 
-  run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Run `task` holding the lock. The lock is kept as a short lease (released after IDLE_MS without work,
+   * or after MAX_HOLD_MS of continuous work, then a pause so another process gets its turn): taking it
+   * costs several file-system calls, and a burst of writes should not pay that for every write.
+   * `fresh` tells the task whether another process may have written since we last held it.
+   */
+  run<T>(task: (fresh: boolean) => Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
-      const release = await lockfile.lock(this.journalDir, {
-        lockfilePath: this.lockDir,
-        realpath: false,
-        stale: STALE_MS,
-        retries: { retries: 2000, factor: 1.3, minTimeout: 2, maxTimeout: 40, randomize: true },
-        onCompromised: () => {
-          // Another process took over a lock it judged stale (we were blocked for > 5 s). Keep going: the
-          // journal catch-up before each change still detects its writes.
-          this.compromised = true;
-        },
-      });
-      const pidFile = path.join(this.lockDir, 'pid');
+      clearTimeout(this.idleTimer);
+      let fresh = false;
+      if (!this.release) {
+        const wait = this.cooldownUntil - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        this.release = await lockfile.lock(this.journalDir, {
+          lockfilePath: this.lockDir,
+          realpath: false,
+          stale: STALE_MS,
+          retries: { retries: 5000, factor: 1.3, minTimeout: 2, maxTimeout: 30, randomize: true },
+          onCompromised: () => {
+            // Another process judged our lock stale (we were blocked for > 5 s) and took it; drop ours
+            // and take it again for the next change, with a fresh catch-up of the journal.
+            this.compromised = true;
+            this.release = undefined;
+          },
+        });
+        this.heldSince = Date.now();
+        fresh = true;
+        // Beside the lock, not inside: proper-lockfile watches the lock folder's mtime.
+        await fsp.writeFile(this.pidFile, String(process.pid)).catch(() => undefined);
+      }
       try {
-        await fsp.writeFile(pidFile, String(process.pid)).catch(() => undefined);
-        return await task();
+        return await task(fresh);
       } finally {
-        // proper-lockfile removes its lock with rmdir, so the folder must be empty again.
-        await fsp.unlink(pidFile).catch(() => undefined);
-        await release().catch(() => undefined);
+        if (Date.now() - this.heldSince > MAX_HOLD_MS) {
+          await this.releaseNow();
+          this.cooldownUntil = Date.now() + COOLDOWN_MS;
+        } else {
+          this.idleTimer = setTimeout(() => void this.mutex.run(() => this.releaseNow()), IDLE_MS);
+          this.idleTimer.unref();
+        }
       }
     });
+  }
+
+  /** Give the lock back now (close, or idle). */
+  async releaseNow(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const release = this.release;
+    this.release = undefined;
+    if (!release) return;
+    await release().catch(() => undefined);
+  }
+
+  /** Release the lease and wait for queued work (close()). */
+  async shutdown(): Promise<void> {
+    await this.mutex.run(() => this.releaseNow());
   }
 
   get wasCompromised(): boolean {

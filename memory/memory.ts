@@ -52,6 +52,11 @@ import {
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 const DAY_MS = 86_400_000;
+/**
+ * How long after a change the folders are fsynced and the journal checkpointed. Until then recovery can
+ * redo the change from the journal, so this trades only recovery work, never durability.
+ */
+const CHECKPOINT_MS = 5000;
 
 export interface CurrentFile {
   bytes: Buffer;
@@ -136,8 +141,8 @@ export class MemoryStore implements Memory {
   exclusive<T>(paths: readonly string[], task: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new MemoryError('closed', 'The memory store is closed.'));
     return this.queue.run(paths, () =>
-      this.lock.run(async () => {
-        await this.catchUp();
+      this.lock.run(async (fresh) => {
+        if (fresh) await this.catchUp();
         return task();
       }),
     );
@@ -363,7 +368,7 @@ export class MemoryStore implements Memory {
   /** Make the cache reflect other processes' journaled changes and pending watcher events. */
   async settle(): Promise<void> {
     await this.watcher?.drain();
-    await this.lock.run(() => this.catchUp());
+    await this.lock.run((fresh) => (fresh ? this.catchUp() : Promise.resolve()));
   }
 
   async read(input: string): Promise<FileContent> {
@@ -534,7 +539,7 @@ export class MemoryStore implements Memory {
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush().catch(() => undefined);
-    }, 1000);
+    }, CHECKPOINT_MS);
     this.flushTimer.unref();
   }
 
@@ -562,7 +567,7 @@ export class MemoryStore implements Memory {
     this.stateTimer = this.flushTimer = undefined;
     await this.flush();
     this.closed = true;
-    await this.lock.run(async () => undefined);
+    await this.lock.shutdown();
     await this.wal.closeHandles();
   }
 }

@@ -81,8 +81,8 @@ export class Watcher {
   /** Compare the named paths (relative host paths; '' = everything) with the cache; journal differences. */
   private async reconcile(rels: string[]): Promise<void> {
     const store = this.store;
-    await store.lock.run(async () => {
-      await store.catchUp();
+    await store.lock.run(async (fresh) => {
+      if (fresh) await store.catchUp();
       const tops = rels.includes('') ? [[]] : rels.map((r) => r.split(path.sep).filter(Boolean));
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();

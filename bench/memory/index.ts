@@ -1,0 +1,179 @@
+// Memory benchmark (issue 3, point 8): the same workload through our handlers and through the SDK's
+// BetaLocalFilesystemMemoryTool, on 1,000 and 10,000 seeded files, beside the disk's floor (a raw temp
+// write + fsync + rename). Data lives on the real disk (/var/tmp), seeded by a raw generator.
+//
+// Fsyncs per write: the reference makes one (the temp file). Ours makes two: the journal append
+// (fdatasync: the change and its content are durable and redoable) and the temp file (fdatasync before the
+// rename, so the renamed file is never empty or torn). The folder fsync is deferred to a checkpoint (about
+// once a second) because recovery redoes any journaled rename that did not reach the disk.
+import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
+import { constants, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMemory, type Actor, type Memory } from '../../memory/index.js';
+
+export interface BenchTable {
+  title: string;
+  rows: Record<string, string | number>[];
+}
+
+const actor: Actor = { kind: 'agent', conversationId: 'bench', toolUseId: 'toolu_bench' };
+const TOPICS = 20;
+
+function body(i: number): string {
+  const lines = [`# Note ${i}`, ''];
+  for (let l = 0; lines.join('\n').length < 2000; l++)
+    lines.push(`- fact ${l} about item ${i}: the quick brown fox ${i * 7 + l}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Raw generator: files straight to disk, not through any handler. */
+async function seed(root: string, n: number): Promise<void> {
+  for (let t = 0; t < TOPICS; t++)
+    await fsp.mkdir(path.join(root, `topic-${t}`), { recursive: true, mode: 0o700 });
+  const jobs: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    jobs.push(
+      fsp.writeFile(path.join(root, `topic-${i % TOPICS}`, `note-${i}.md`), body(i), { mode: 0o600 }),
+    );
+    if (jobs.length >= 64) await Promise.all(jobs.splice(0));
+  }
+  await Promise.all(jobs);
+}
+
+type Handler = (input: Record<string, unknown>) => Promise<unknown>;
+
+function ours(memory: Memory): Handler {
+  return async (input) => {
+    const r = await memory.tool.execute(input, actor);
+    if (r.isError) throw new Error(r.content);
+    return r.content;
+  };
+}
+
+function reference(tool: BetaLocalFilesystemMemoryTool): Handler {
+  return async (input) => {
+    const fn = (tool as unknown as Record<string, (i: unknown) => Promise<string>>)[input.command as string]!;
+    return fn.call(tool, input);
+  };
+}
+
+async function timed(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) await op(i);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return count / seconds;
+}
+
+type Rates = Record<string, number>;
+type Op = (run: Handler, i: number) => Promise<unknown>;
+
+/**
+ * The workload: each operation type k times on its own files. The machine is shared and its disk latency
+ * drifts, so ours and the reference run interleaved in rounds (alternating who goes first) and each
+ * side's time is summed over the rounds; both see the same conditions.
+ */
+async function workload(systems: Handler[], n: number, k: number): Promise<Rates[]> {
+  const p = (i: number) => `/memories/topic-${i % TOPICS}/note-${i}.md`;
+  const fresh = (i: number) => `/memories/topic-${i % TOPICS}/bench-${i}.md`;
+  const moved = (i: number) => fresh(i).replace('bench-', 'moved-');
+  const ops: [string, Op, number][] = [
+    ['create', (run, i) => run({ command: 'create', path: fresh(i), file_text: body(n + i) }), k],
+    ['view file', (run, i) => run({ command: 'view', path: p((i * 37) % n) }), k],
+    [
+      'str_replace',
+      (run, i) =>
+        run({ command: 'str_replace', path: p(i), old_str: `# Note ${i}`, new_str: `# Note ${i} (edited)` }),
+      k,
+    ],
+    [
+      'insert',
+      (run, i) => run({ command: 'insert', path: p(k + i), insert_line: 1, insert_text: 'inserted line' }),
+      k,
+    ],
+    ['rename', (run, i) => run({ command: 'rename', old_path: fresh(i), new_path: moved(i) }), k],
+    ['delete', (run, i) => run({ command: 'delete', path: moved(i) }), k],
+    ['folder view', (run) => run({ command: 'view', path: '/memories' }), Math.max(10, Math.round(k / 10))],
+  ];
+  const rates: Rates[] = systems.map(() => ({}));
+  for (const [name, op, count] of ops) {
+    const rounds = 10;
+    const per = Math.ceil(count / rounds);
+    const seconds = systems.map(() => 0);
+    let done = 0;
+    for (let r = 0; r < rounds && done < count; r++) {
+      const c = Math.min(per, count - done);
+      const order = r % 2 === 0 ? systems.map((_, i) => i) : systems.map((_, i) => systems.length - 1 - i);
+      for (const sys of order) {
+        const t = process.hrtime.bigint();
+        for (let j = 0; j < c; j++) await op(systems[sys]!, done + j);
+        seconds[sys]! += Number(process.hrtime.bigint() - t) / 1e9;
+      }
+      done += c;
+    }
+    seconds.forEach((sec, i) => (rates[i]![name] = count / sec));
+  }
+  return rates;
+}
+
+async function floor(dir: string, k: number): Promise<number> {
+  await fsp.mkdir(dir, { recursive: true });
+  const data = Buffer.from(body(1));
+  return timed(k, async (i) => {
+    const tmp = path.join(dir, `.tmp-${i}`);
+    const h = await fsp.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    await h.writeFile(data);
+    await h.sync();
+    await h.close();
+    await fsp.rename(tmp, path.join(dir, `f-${i}.md`));
+  });
+}
+
+export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<BenchTable> {
+  const base = await fsp.mkdtemp('/var/tmp/mnemo-bench-memory-');
+  const rows: Record<string, string | number>[] = [];
+  try {
+    const diskFloor = await floor(path.join(base, 'floor'), k);
+    for (const n of sizes) {
+      const oursDir = path.join(base, `ours-${n}`);
+      const refDir = path.join(base, `ref-${n}`);
+      await seed(path.join(oursDir, 'memories'), n);
+      await seed(path.join(refDir, 'memories'), n);
+      const memory = await createMemory({
+        dataDir: oursDir,
+        limits: { quotaBytes: 1024 * 1024 * 1024, journalCapBytes: 512 * 1024 * 1024 },
+      });
+      const refTool = await BetaLocalFilesystemMemoryTool.init(refDir);
+      // Alternate who goes first per size so neither always gets the colder cache.
+      const [a, b] = (await workload([ours(memory), reference(refTool)], n, k)) as [Rates, Rates];
+      await memory.close();
+      for (const op of Object.keys(a)) {
+        const isWrite = !op.includes('view');
+        rows.push({
+          files: n,
+          operation: op,
+          'ours ops/s': Math.round(a[op]!),
+          'reference ops/s': Math.round(b[op]!),
+          'ours / reference': Number((a[op]! / b[op]!).toFixed(2)),
+          'disk floor ops/s': isWrite ? Math.round(diskFloor) : '',
+          'ours / floor': isWrite ? Number((a[op]! / diskFloor).toFixed(2)) : '',
+        });
+      }
+    }
+  } finally {
+    await fsp.rm(base, { recursive: true, force: true });
+  }
+  return {
+    title:
+      'Memory tool: ours vs the SDK reference (BetaLocalFilesystemMemoryTool), same workload, same disk. ' +
+      'Writes: reference 1 fsync, ours 2 (journal + temp file; folder fsync at the next checkpoint).',
+    rows,
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const sizes = process.argv.includes('--small') ? [1000] : [1000, 10000];
+  const table = await run(sizes);
+  console.log(table.title);
+  console.table(table.rows);
+}
