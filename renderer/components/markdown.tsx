@@ -32,6 +32,13 @@ const components: Components = {
   pre({ children }) {
     return <CodeBlock>{children}</CodeBlock>;
   },
+  input({ type, checked }) {
+    // GFM task-list boxes: read-only, and named so screen readers say what the box means.
+    if (type !== 'checkbox') return null;
+    return (
+      <input type="checkbox" checked={checked ?? false} disabled aria-label={checked ? 'Done' : 'Not done'} />
+    );
+  },
   table({ children }) {
     return (
       <div className="md-table-wrap">

@@ -105,8 +105,11 @@ export function fromTranscript(transcript: TranscriptItem[]): ChatItem[] {
   });
 }
 
-export function backfillText(totalFiles: number, tokens: number): string {
-  return `Loaded ${plural(totalFiles, 'memory file')} · ${formatTokens(tokens)} tokens`;
+/** Must read like the backend's transcript label (electron/core/agent/backfill-step.ts). */
+export function backfillText(loaded: number, totalFiles: number, tokens: number): string {
+  const files =
+    loaded === totalFiles ? plural(loaded, 'memory file') : `${loaded} of ${totalFiles} memory files`;
+  return `Loaded ${files} · ${formatTokens(tokens)} tokens`;
 }
 export function clearedText(count: number, tokens: number): string {
   return `Cleared ${plural(count, 'old tool result')} · ${formatTokens(tokens)} tokens`;
@@ -238,7 +241,7 @@ export function applyRunEvents(model: ChatModel, events: readonly RunEvent[]): A
           kind: 'event',
           id: `ev:${ev.runId}:${ev.seq}`,
           event: 'backfill',
-          text: backfillText(ev.totalFiles, ev.tokens),
+          text: backfillText(ev.files.length, ev.totalFiles, ev.tokens),
           detail: ev.files.map((f) => `${f.path} · ${formatTokens(f.tokens)} tokens`).join('\n') || undefined,
         });
         break;

@@ -19,7 +19,7 @@ interface SettingsState {
   openDataFolder(): Promise<void>;
 }
 
-export const useSettings = create<SettingsState>()((set) => ({
+export const useSettings = create<SettingsState>()((set, get) => ({
   view: null,
   info: null,
   loadError: null,
@@ -38,10 +38,14 @@ export const useSettings = create<SettingsState>()((set) => ({
   },
 
   async update(patch) {
+    // Optimistic: the control shows the choice at once; the backend's answer (or a refusal) settles it.
+    const before = get().view;
+    if (before) set({ view: { ...before, settings: { ...before.settings, ...patch } } });
     try {
       set({ view: await getApi()['settings.set']({ patch }) });
       return true;
     } catch (err) {
+      if (before) set({ view: before });
       toast(errorMessage(err), { tone: 'error' });
       return false;
     }

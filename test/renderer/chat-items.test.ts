@@ -26,7 +26,16 @@ const empty: ChatModel = { items: [], runs: {}, activeRunId: null, settled: new 
 
 const answer = script([
   { type: 'run.started', userMessageId: 'u1' },
-  { type: 'memory.backfill', files: [{ path: '/memories/a.md', tokens: 120 }], totalFiles: 3, tokens: 420 },
+  {
+    type: 'memory.backfill',
+    files: [
+      { path: '/memories/a.md', tokens: 120 },
+      { path: '/memories/b.md', tokens: 100 },
+      { path: '/memories/c.md', tokens: 200 },
+    ],
+    totalFiles: 3,
+    tokens: 420,
+  },
   { type: 'text.delta', messageId: 'a1', text: 'Hello ' },
   { type: 'text.delta', messageId: 'a1', text: 'world' },
   {
@@ -189,8 +198,9 @@ describe('applyRunEvents', () => {
 
 describe('card texts', () => {
   it.each([
-    [backfillText(1, 420), 'Loaded 1 memory file · 420 tokens'],
-    [backfillText(3, 1_250), 'Loaded 3 memory files · 1.3k tokens'],
+    [backfillText(1, 1, 420), 'Loaded 1 memory file · 420 tokens'],
+    [backfillText(3, 3, 1_250), 'Loaded 3 memory files · 1.3k tokens'],
+    [backfillText(2, 5, 41_000), 'Loaded 2 of 5 memory files · 41k tokens'],
     [clearedText(1, 999), 'Cleared 1 old tool result · 999 tokens'],
     [compactedText(2, 150_000, 12_345), 'Compacted 2 earlier messages · 150k → 12.3k tokens'],
   ])('%s', (actual, expected) => {

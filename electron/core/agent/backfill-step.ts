@@ -40,9 +40,16 @@ function emitBackfill(s: LoopSession, backfill: Backfill): void {
   });
 }
 
+/** The card's text, as the live card shows it: "Loaded 3 memory files · 420 tokens" (issue 5). */
 export function backfillLabel(backfill: Backfill): string {
-  if (backfill.totalFiles === 0) return 'Memory loaded: empty.';
-  return `Memory loaded: ${backfill.files.length} of ${backfill.totalFiles} files (about ${backfill.tokens} tokens).`;
+  const loaded = backfill.files.length;
+  const files =
+    loaded === backfill.totalFiles
+      ? `${loaded} memory ${loaded === 1 ? 'file' : 'files'}`
+      : `${loaded} of ${backfill.totalFiles} memory files`;
+  const t = backfill.tokens;
+  const tokens = t < 1000 ? String(t) : `${(t / 1000).toFixed(t < 100_000 ? 1 : 0).replace(/\.0$/, '')}k`;
+  return `Loaded ${files} · ${tokens} tokens`;
 }
 
 async function give(s: LoopSession, backfill: Backfill, extra: string | null): Promise<void> {
@@ -74,6 +81,8 @@ async function give(s: LoopSession, backfill: Backfill, extra: string | null): P
     backfill: info,
   });
   emitBackfill(s, backfill);
+  // An empty memory is nothing to show in the transcript (the UI hides the live card too).
+  if (backfill.totalFiles === 0) return;
   await appendEvent(s, {
     event: 'backfill',
     text: backfillLabel(backfill),
