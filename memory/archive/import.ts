@@ -192,7 +192,19 @@ export class ImportSessions {
         reason: `File-manager metadata (${extras.metadata} entries), not memory.`,
       });
     }
-    return this.compare(incoming, refused);
+    // A file named like a folder of the same import ("a" and "a/b.md") cannot both exist: keep the folder.
+    const folders = new Set(incoming.flatMap((f) => ancestors(f.path)));
+    const clashing = incoming.filter((f) => folders.has(f.path));
+    for (const f of clashing) {
+      refused.push({
+        path: f.path.slice('/memories/'.length),
+        reason: 'The import also has a folder with this name.',
+      });
+    }
+    return this.compare(
+      incoming.filter((f) => !folders.has(f.path)),
+      refused,
+    );
   }
 
   private async compare(

@@ -156,11 +156,13 @@ describe('preview categories', () => {
       '.git/config': strToU8('[core]'),
       '.git/objects/ab/cdef': strToU8('blob'),
       'sub/.obsidian/app.json': strToU8('{}'),
+      clash: strToU8('a file named like a folder'),
+      'clash/inside.md': strToU8('inside'),
       '.DS_Store': strToU8('junk'),
     });
     const sessions = new ImportSessions(m);
     const preview = await sessions.preview({ kind: 'zip', name: 'x.zip', data });
-    expect(preview.added).toEqual(['/memories/A.md', '/memories/ok.md']);
+    expect(preview.added).toEqual(['/memories/A.md', '/memories/clash/inside.md', '/memories/ok.md']);
     const reasons = Object.fromEntries(preview.refused.map((r) => [r.path, r.reason]));
     expect(reasons['big.md']).toContain('above the 1024-byte limit');
     expect(reasons['CON.md']).toContain('reserved device name');
@@ -172,8 +174,14 @@ describe('preview categories', () => {
     expect(reasons['__MACOSX/, .DS_Store']).toContain('2 entries');
     expect(reasons['.git/']).toBe('A hidden folder (2 files): tool settings, not memory. Not imported.');
     expect(reasons['sub/.obsidian/']).toContain('(1 files)');
+    expect(reasons.clash).toBe('The import also has a folder with this name.');
     await sessions.apply(preview.token, false);
-    expect(Object.keys(await snapshot(m))).toEqual(['/memories/A.md', '/memories/ok.md']);
+    expect(Object.keys(await snapshot(m))).toEqual([
+      '/memories/A.md',
+      '/memories/clash',
+      '/memories/clash/inside.md',
+      '/memories/ok.md',
+    ]);
   });
 
   test('an import that would pass the quota is refused before anything is written', async () => {
