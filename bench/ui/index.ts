@@ -51,7 +51,8 @@ async function newPage(
   url: string,
   init?: string,
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // bypassCSP: waitForFunction polls string predicates with eval, which the app's CSP forbids.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   const page = await context.newPage();
   if (init) await page.addInitScript(init);
   await page.goto(url);

@@ -43,9 +43,10 @@ function ensureDir(root: Node, path: string, index: Map<string, Node>): Node {
   return node;
 }
 
-function byName(a: string, b: string): number {
-  return a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
-}
+// One collator for every comparison: String#localeCompare with options builds a new one per call, which
+// made sorting 5,000 names the slowest part of the panel.
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+const byName = collator.compare;
 
 function total(node: Node): void {
   let count = node.files.length;
@@ -75,12 +76,14 @@ export function buildTree(
   total(root);
   const rows: TreeRow[] = [];
   const walk = (node: Node, depth: number): void => {
-    const dirs = [...node.dirs.values()].sort((a, b) => byName(baseName(a.path), baseName(b.path)));
-    for (const dir of dirs) {
+    const dirs = [...node.dirs.values()]
+      .map((dir) => ({ dir, name: baseName(dir.path) }))
+      .sort((a, b) => byName(a.name, b.name));
+    for (const { dir, name } of dirs) {
       const expanded = !collapsed.has(dir.path);
       rows.push({
         path: dir.path,
-        name: baseName(dir.path),
+        name,
         kind: 'dir',
         depth,
         entry: dir.entry,
@@ -90,11 +93,13 @@ export function buildTree(
       });
       if (expanded) walk(dir, depth + 1);
     }
-    const files = [...node.files].sort((a, b) => byName(baseName(a.path), baseName(b.path)));
-    for (const file of files) {
+    const files = node.files
+      .map((file) => ({ file, name: baseName(file.path) }))
+      .sort((a, b) => byName(a.name, b.name));
+    for (const { file, name } of files) {
       rows.push({
         path: file.path,
-        name: baseName(file.path),
+        name,
         kind: 'file',
         depth,
         entry: file,

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+// From the sources (test/e2e/support) or compiled (dist/test/e2e/support, as bench/ui runs it).
+export const ROOT = path.resolve(HERE, HERE.split(path.sep).includes('dist') ? '../../../..' : '../../..');
 export const WEB_MAIN = path.join(ROOT, 'dist', 'electron', 'web-main.js');
 const READY = /Mnemo is ready: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))/;
 
