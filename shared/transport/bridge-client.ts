@@ -3,7 +3,7 @@
 import { invokeChannelNames } from '../channel-names.js';
 import type { Api } from '../contract.js';
 import { ContractError } from '../errors.js';
-import type { BridgeApi, Outcome } from '../wire.js';
+import { outcomeSchema, type BridgeApi } from '../wire.js';
 
 export function apiFromBridge(bridge: BridgeApi): Api {
   const api: Record<string, unknown> = {
@@ -11,11 +11,24 @@ export function apiFromBridge(bridge: BridgeApi): Api {
       (bridge.on as (n: string, l: (p: unknown) => void) => () => void)(name, listener),
   };
   for (const name of invokeChannelNames) {
-    const call = bridge[name] as (req: unknown) => Promise<Outcome>;
+    const call = bridge[name] as (req: unknown) => Promise<unknown>;
     api[name] = async (req: unknown) => {
-      const outcome = await call(req);
-      if (outcome.ok) return outcome.value;
-      throw new ContractError(outcome.error.code, outcome.error.message, outcome.error.details);
+      let answer: unknown;
+      try {
+        answer = await call(req);
+      } catch {
+        // Electron's own rejection ("Error invoking remote method ...") says nothing a person can act on.
+        throw new ContractError(
+          'unavailable',
+          'Mnemo did not answer. If this keeps happening, restart the app.',
+        );
+      }
+      const outcome = outcomeSchema.safeParse(answer);
+      if (!outcome.success)
+        throw new ContractError('internal', 'Mnemo sent an answer this window cannot read.');
+      if (outcome.data.ok) return outcome.data.value;
+      const { code, message, details } = outcome.data.error;
+      throw new ContractError(code, message, details);
     };
   }
   return api as unknown as Api;

@@ -92,6 +92,20 @@ describe('bridge client', () => {
     await expect(api['app.info']({})).rejects.toBeInstanceOf(ContractError);
     await expect(api['app.info']({})).rejects.toMatchObject({ code: 'forbidden', message: 'no' });
   });
+
+  it('turns a failed IPC call or a malformed answer into a ContractError', async () => {
+    const bridge = {
+      'settings.get': () => Promise.reject(new Error("Error invoking remote method 'mnemo:invoke': boom")),
+      'app.info': () => Promise.resolve({ weird: true }),
+      on: () => () => undefined,
+    } as unknown as BridgeApi;
+    const api = apiFromBridge(bridge);
+    await expect(api['settings.get']({})).rejects.toMatchObject({
+      code: 'unavailable',
+      message: /did not answer/,
+    });
+    await expect(api['app.info']({})).rejects.toMatchObject({ code: 'internal' });
+  });
 });
 
 describe('page location helpers', () => {
