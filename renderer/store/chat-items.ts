@@ -24,6 +24,9 @@ export type ChatItem =
       result: string | null;
       isError: boolean;
       durationMs: number | null;
+      /** For a memory write: the journal entry (known live from memory.changed, else looked up). */
+      journalId?: string | undefined;
+      reverted?: boolean | undefined;
     }
   /** backfill | cleared | compacted | turn_limit | error (from the transcript) and the same from live runs. */
   | { kind: 'event'; id: string; event: string; text: string; detail?: string | undefined }
@@ -345,4 +348,21 @@ function transcriptHasEventAfter(model: ChatModel, run: RunState, event: string)
   return model.items
     .slice(start + 1)
     .some((it) => it.kind === 'event' && it.event === event && model.settled.has(it.id));
+}
+
+const WRITE_COMMANDS = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
+
+/** The file a memory tool call changes, when it is a write ("view" reads nothing into the journal). */
+export function memoryWriteTarget(
+  item: ChatItem,
+): { command: string; path: string; newPath?: string } | null {
+  if (item.kind !== 'tool' || item.name !== 'memory' || !item.input || typeof item.input !== 'object')
+    return null;
+  const input = item.input as Record<string, unknown>;
+  const command = typeof input.command === 'string' ? input.command : '';
+  if (!WRITE_COMMANDS.has(command)) return null;
+  const path =
+    typeof input.path === 'string' ? input.path : typeof input.old_path === 'string' ? input.old_path : null;
+  if (!path) return null;
+  return typeof input.new_path === 'string' ? { command, path, newPath: input.new_path } : { command, path };
 }

@@ -6,7 +6,14 @@ import type { RunEvent } from '../../shared/channels/chat';
 import type { EventPayload } from '../../shared/contract';
 import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
-import { applyRunEvents, fromTranscript, type ChatItem, type ChatModel, type RunState } from './chat-items';
+import {
+  applyRunEvents,
+  fromTranscript,
+  memoryWriteTarget,
+  type ChatItem,
+  type ChatModel,
+  type RunState,
+} from './chat-items';
 import { toast } from './toast';
 
 export type { ChatItem } from './chat-items';
@@ -49,6 +56,8 @@ interface ChatState extends ChatModel {
   pin(messageId: string, pinned: boolean): Promise<void>;
   review(reviewId: string, decision: 'approve' | 'edit' | 'reject', content?: string): Promise<void>;
   revertMemory(journalId: string): Promise<void>;
+  /** The journal entry a memory tool call made (looked up in the file's history when not known live). */
+  resolveJournalId(toolUseId: string, path: string): Promise<string | null>;
   /** The before/after of a journaled memory change, for the card's diff. */
   loadMemoryDiff(journalId: string): Promise<{ before: string | null; after: string | null }>;
 }
@@ -241,6 +250,17 @@ export const useChat = create<ChatState>()((set, get) => {
       const s = get();
       if (!change.conversationId || change.conversationId !== s.conversationId) return;
       if (change.actor !== 'agent') return;
+      // A change made by a memory tool call in view becomes that call's diff and Undo (one card, not two).
+      for (let i = s.items.length - 1; i >= 0; i--) {
+        const it = s.items[i]!;
+        const target = memoryWriteTarget(it);
+        if (it.kind !== 'tool' || !target || it.journalId) continue;
+        if (target.path !== change.path) continue;
+        const items = s.items.slice();
+        items[i] = { ...it, journalId: change.journalId };
+        set({ items });
+        return;
+      }
       const id = `mem:${change.journalId ?? `${change.path}:${s.items.length}`}`;
       if (s.items.some((i) => i.id === id)) return;
       const item: ChatItem = {
@@ -353,13 +373,29 @@ export const useChat = create<ChatState>()((set, get) => {
         await getApi()['memory.revert']({ journalId });
         set({
           items: get().items.map((i) =>
-            i.kind === 'memory' && i.journalId === journalId ? { ...i, reverted: true } : i,
+            (i.kind === 'memory' || i.kind === 'tool') && i.journalId === journalId
+              ? { ...i, reverted: true }
+              : i,
           ),
         });
         toast('Memory change undone.', { tone: 'success' });
       } catch (err) {
         toast(errorMessage(err), { tone: 'error' });
       }
+    },
+
+    async resolveJournalId(toolUseId, path) {
+      const known = get().items.find((i) => i.kind === 'tool' && i.toolUseId === toolUseId);
+      if (known?.kind === 'tool' && known.journalId) return known.journalId;
+      const res = await getApi()['memory.history']({ path });
+      const entry = res.entries.find((e) => e.toolUseId === toolUseId);
+      if (!entry) return null;
+      set({
+        items: get().items.map((i) =>
+          i.kind === 'tool' && i.toolUseId === toolUseId ? { ...i, journalId: entry.id } : i,
+        ),
+      });
+      return entry.id;
     },
 
     async loadMemoryDiff(journalId) {

@@ -264,4 +264,78 @@ describe('inline cards', () => {
     await waitFor(() => expect(backend.callsTo('memory.revert')).toEqual([{ journalId: 'j7' }]));
     await waitFor(() => expect(card?.textContent).toContain('Undone'));
   });
+
+  it('a memory write by a tool call is one card with its diff and Undo, live or reloaded', async () => {
+    backend.impl['memory.diff'] = () => ({
+      path: '/memories/p.md',
+      before: null,
+      after: '- tea\n',
+      patch: '',
+    });
+    render(<ChatView />);
+    await act(() => useChat.getState().send('remember tea'));
+    const run = backend.lastRun();
+    const input = { command: 'create', path: '/memories/p.md', file_text: '- tea\n' };
+    run.emit({ type: 'tool.call', toolUseId: 'tw1', name: 'memory', input, turn: 1 });
+    run.emit({
+      type: 'tool.result',
+      toolUseId: 'tw1',
+      name: 'memory',
+      result: 'Created.',
+      isError: false,
+      durationMs: 5,
+    });
+    backend.emit('memory.changed', {
+      actor: 'agent',
+      command: 'create',
+      path: '/memories/p.md',
+      journalId: 'j9',
+      conversationId: run.conversationId,
+    });
+    const card = await screen.findByRole('region', { name: 'Memory · Created /memories/p.md' });
+    await backend.settle();
+    expect(screen.getAllByRole('region', { name: /Memory ·/ })).toHaveLength(1);
+    fireEvent.click(within(card).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(backend.callsTo('memory.revert')).toEqual([{ journalId: 'j9' }]));
+    run.finish();
+
+    // Reopened from the transcript: the journal entry is found in the file's history by its tool-use id.
+    backend.conversations.get(run.conversationId)!.items = [
+      { kind: 'user', id: 'u1', text: 'remember tea', createdAt: 'x', pinned: false },
+      {
+        kind: 'tool',
+        id: 'tool-tw1',
+        toolUseId: 'tw1',
+        name: 'memory',
+        input,
+        result: 'Created.',
+        isError: false,
+        durationMs: 5,
+        createdAt: 'x',
+      },
+    ];
+    backend.impl['memory.history'] = () => ({
+      entries: [
+        {
+          id: 'j9',
+          at: 'x',
+          actor: 'agent',
+          command: 'create',
+          path: '/memories/p.md',
+          beforeHash: null,
+          afterHash: 'h',
+          toolUseId: 'tw1',
+          revertible: true,
+        },
+      ],
+    });
+    await act(() => useChat.getState().open(run.conversationId));
+    const reloaded = await screen.findByRole('region', { name: 'Memory · Created /memories/p.md' });
+    fireEvent.click(within(reloaded).getByRole('button', { name: /Memory · Created/ }));
+    const diff = await within(reloaded).findByRole('figure', { name: 'Changes to /memories/p.md' });
+    expect(diff.textContent).toContain('added: - tea');
+    fireEvent.click(within(reloaded).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(backend.callsTo('memory.revert')).toHaveLength(2));
+    expect(backend.callsTo('memory.history')).toEqual([{ path: '/memories/p.md' }]);
+  });
 });

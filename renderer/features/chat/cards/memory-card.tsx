@@ -2,11 +2,13 @@
 // with Undo (reverts exactly that journaled change).
 import { useEffect, useState, type ReactElement } from 'react';
 import { Button, DiffView, Spinner } from '../../../components';
-import { errorMessage } from '../../../lib/format';
+import { errorMessage, formatDuration } from '../../../lib/format';
+import { toast } from '../../../store/toast';
 import { useChat, type ChatItem } from '../../../store/chat';
 import { Card } from './card';
 
 type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 const verbs: Record<string, string> = {
   create: 'Created',
@@ -17,6 +19,75 @@ const verbs: Record<string, string> = {
   write: 'Saved',
   revert: 'Reverted',
 };
+
+/** A memory tool call that changed a file: the change, its diff and Undo (the journal entry is looked up). */
+export function MemoryToolCard({
+  item,
+  target,
+}: {
+  item: ToolItem;
+  target: { command: string; path: string; newPath?: string | undefined };
+}): ReactElement {
+  const revert = useChat((s) => s.revertMemory);
+  const resolve = useChat((s) => s.resolveJournalId);
+  const [busy, setBusy] = useState(false);
+  const verb = verbs[target.command] ?? 'Changed';
+  const summary = `Memory · ${verb} ${target.newPath ? `${target.path} → ${target.newPath}` : target.path}`;
+  const undo = async (): Promise<void> => {
+    setBusy(true);
+    try {
+      const journalId = item.journalId ?? (await resolve(item.toolUseId, target.path));
+      if (journalId) await revert(journalId);
+      else toast('This change is no longer in the memory history.', { tone: 'warning' });
+    } catch (err) {
+      toast(errorMessage(err), { tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card
+      icon="memory"
+      tone="memory"
+      label={summary}
+      summary={summary}
+      meta={
+        <>
+          {item.reverted && <span className="badge">Undone</span>}
+          {item.durationMs !== null && <span>{formatDuration(item.durationMs)}</span>}
+        </>
+      }
+      actions={
+        item.reverted ? undefined : (
+          <Button size="sm" variant="ghost" icon="undo" disabled={busy} onClick={() => void undo()}>
+            Undo
+          </Button>
+        )
+      }
+    >
+      <ToolChangeDiff item={item} path={target.path} />
+    </Card>
+  );
+}
+
+function ToolChangeDiff({ item, path }: { item: ToolItem; path: string }): ReactElement {
+  const resolve = useChat((s) => s.resolveJournalId);
+  const [journalId, setJournalId] = useState<string | null | undefined>(item.journalId);
+  useEffect(() => {
+    if (journalId !== undefined) return;
+    let live = true;
+    resolve(item.toolUseId, path).then(
+      (id) => live && setJournalId(id),
+      () => live && setJournalId(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [journalId, item.toolUseId, path, resolve]);
+  if (journalId === undefined) return <Spinner label="Loading the change" />;
+  if (journalId === null) return <p className="card-note">{item.result}</p>;
+  return <MemoryDiff journalId={journalId} path={path} />;
+}
 
 export function MemoryCard({ item }: { item: MemoryItem }): ReactElement {
   const revert = useChat((s) => s.revertMemory);

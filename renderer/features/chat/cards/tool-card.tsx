@@ -3,7 +3,9 @@ import type { ReactElement } from 'react';
 import { Spinner } from '../../../components';
 import { formatDuration } from '../../../lib/format';
 import type { ChatItem } from '../../../store/chat';
+import { memoryWriteTarget } from '../../../store/chat-items';
 import { Card } from './card';
+import { MemoryToolCard } from './memory-card';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -23,6 +25,8 @@ export function describeToolInput(input: unknown): string {
 }
 
 export function ToolCard({ item }: { item: ToolItem }): ReactElement {
+  const target = memoryWriteTarget(item);
+  if (target && !item.isError && item.result !== null) return <MemoryToolCard item={item} target={target} />;
   const detail = describeToolInput(item.input);
   const summary = `${item.name}${detail ? ` · ${detail}` : ''}`;
   const running = item.result === null;
