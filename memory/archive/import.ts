@@ -14,12 +14,11 @@
 // Apply writes through Memory.write with actor 'import' and the version seen at preview time, so a file
 // that changed after the preview is skipped, never overwritten; every write is journaled and revertible.
 import { createHash, randomUUID } from 'node:crypto';
-import { checkContent } from '../content.js';
 import { isMemoryError } from '../errors.js';
-import { checkMemoryPath } from '../paths.js';
 import type { Memory } from '../types.js';
 import { ArchiveError, defaultArchiveLimits, type ArchiveLimits } from './limits.js';
-import { extraKind, readSource, type ImportSource } from './sources.js';
+import { ancestors, fold, screenEntries } from './screen.js';
+import { readSource, type ImportSource } from './sources.js';
 
 export interface ImportPreview {
   token: string;
@@ -67,20 +66,8 @@ export interface ImportOptions {
 
 type ImportMemory = Pick<Memory, 'limits' | 'list' | 'read' | 'write' | 'history' | 'usage'>;
 
-const fatal = new TextDecoder('utf-8', { fatal: true });
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 const MAX_SESSIONS = 8;
-
-function fold(p: string): string {
-  return p.normalize('NFKC').toLowerCase().normalize('NFC');
-}
-
-function ancestors(p: string): string[] {
-  const out: string[] = [];
-  for (let i = p.lastIndexOf('/'); i > '/memories'.length; i = p.lastIndexOf('/', i - 1))
-    out.push(p.slice(0, i));
-  return out;
-}
 
 export class ImportSessions {
   private readonly sessions = new Map<string, Session>();
@@ -100,111 +87,8 @@ export class ImportSessions {
   /** Read and check the source, compare it with memory, and remember the plan under a token. */
   async preview(source: ImportSource): Promise<ImportPreview> {
     const entries = await readSource(source, this.limits);
-    const refused: ImportPreview['refused'] = [];
-    const extras = { journal: 0, metadata: 0 };
-    const hidden = new Map<string, number>();
-    const incoming: { path: string; content: string }[] = [];
-    const seen = new Map<string, string>();
-    let readBytes = 0;
-    for (const entry of entries) {
-      const extra = extraKind(entry.name);
-      if (extra) {
-        if (!entry.isDir) extras[extra]++;
-        continue;
-      }
-      // Hidden folders (.git, .obsidian, ...) are tooling, not memory: one line each in the preview.
-      const segments = entry.name.split('/');
-      const hiddenAt = segments.findIndex(
-        (seg, i) => seg.startsWith('.') && (entry.isDir || i < segments.length - 1),
-      );
-      if (hiddenAt >= 0) {
-        const folder = `${segments.slice(0, hiddenAt + 1).join('/')}/`;
-        hidden.set(folder, (hidden.get(folder) ?? 0) + (entry.isDir ? 0 : 1));
-        continue;
-      }
-      if (entry.isDir) continue; // folders come with their files
-      const checked = checkMemoryPath(`/memories/${entry.name}`);
-      if (!checked.ok) {
-        refused.push({ path: entry.name, reason: checked.message });
-        continue;
-      }
-      const path = checked.path;
-      const twin = seen.get(fold(path));
-      if (twin !== undefined) {
-        refused.push({
-          path: entry.name,
-          reason: `Differs only in case or accents from ${twin}, also in the import.`,
-        });
-        continue;
-      }
-      seen.set(fold(path), path);
-      if (entry.refusal) {
-        refused.push({ path: entry.name, reason: entry.refusal });
-        continue;
-      }
-      if (entry.size > this.memory.limits.fileCapBytes) {
-        refused.push({
-          path: entry.name,
-          reason: `The file is ${entry.size} bytes, above the ${this.memory.limits.fileCapBytes}-byte limit per memory file.`,
-        });
-        continue;
-      }
-      const bytes = await entry.read();
-      readBytes += bytes.length;
-      if (readBytes > this.limits.maxTotalBytes) {
-        throw new ArchiveError(
-          `Refused: the import unpacks to more than ${this.limits.maxTotalBytes} bytes.`,
-        );
-      }
-      let content: string;
-      try {
-        content = fatal.decode(bytes);
-      } catch {
-        refused.push({
-          path: entry.name,
-          reason: 'It is not UTF-8 text (a binary file?); memory holds text only.',
-        });
-        continue;
-      }
-      try {
-        checkContent(path, content, this.memory.limits);
-      } catch (error) {
-        refused.push({ path: entry.name, reason: (error as Error).message });
-        continue;
-      }
-      incoming.push({ path, content });
-    }
-    for (const [folder, files] of hidden) {
-      refused.push({
-        path: folder,
-        reason: `A hidden folder${files > 0 ? ` (${files} files)` : ''}: tool settings, not memory. Not imported.`,
-      });
-    }
-    if (extras.journal > 0) {
-      refused.push({
-        path: '.mnemo-journal/',
-        reason: `The journal (${extras.journal} files) stays in the archive for your records; import restores files, not history.`,
-      });
-    }
-    if (extras.metadata > 0) {
-      refused.push({
-        path: '__MACOSX/, .DS_Store',
-        reason: `File-manager metadata (${extras.metadata} entries), not memory.`,
-      });
-    }
-    // A file named like a folder of the same import ("a" and "a/b.md") cannot both exist: keep the folder.
-    const folders = new Set(incoming.flatMap((f) => ancestors(f.path)));
-    const clashing = incoming.filter((f) => folders.has(f.path));
-    for (const f of clashing) {
-      refused.push({
-        path: f.path.slice('/memories/'.length),
-        reason: 'The import also has a folder with this name.',
-      });
-    }
-    return this.compare(
-      incoming.filter((f) => !folders.has(f.path)),
-      refused,
-    );
+    const { incoming, refused } = await screenEntries(entries, this.memory.limits, this.limits);
+    return this.compare(incoming, refused);
   }
 
   private async compare(
