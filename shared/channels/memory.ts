@@ -128,6 +128,8 @@ export const memoryInvoke = {
         }),
       ),
       truncated: z.boolean(),
+      /** Matching lines in all files (counting stops at 10,000: then a lower bound). */
+      total: z.number().int().optional(),
     }),
   },
   'memory.stale': { req: z.object({}), res: z.object({ entries: z.array(memoryEntry) }) },

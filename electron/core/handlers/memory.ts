@@ -147,6 +147,7 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
       return {
         hits: result.hits.map(({ path, line, snippet, ranges }) => ({ path, line, snippet, ranges })),
         truncated: result.truncated,
+        total: result.total,
       };
     }),
     'memory.stale': guard(async () => ({ entries: await memory.stale() })),

@@ -182,9 +182,11 @@ describe('search', () => {
         { path: '/memories/a.md', line: 3, snippet: 'more TEA', ranges: [[5, 8]] },
       ],
       truncated: false,
+      total: 2,
     });
     const limited = await h.api['memory.search']({ query: 'tea', limit: 1 });
     expect(limited.truncated).toBe(true);
+    expect(limited.total).toBe(2);
     expect(limited.hits).toHaveLength(1);
     const tool = await h.core.ctx.memory.tool.execute(
       { command: 'str_replace', path: '/memories/a.md', old_str: 'no match', new_str: 'green tea' },
