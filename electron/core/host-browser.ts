@@ -57,16 +57,20 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
   const uploads = new Map<string, { fileName: string; file: string; expires: number }>();
   const downloads = new Map<string, Download & { expires: number }>();
   let ready: Promise<unknown> | undefined;
+  const removing = new Set<Promise<void>>();
 
-  const sweep = (): void => {
+  /** Forgets what expired; resolves once expired upload files are gone. */
+  const sweep = (): Promise<unknown> => {
     const t = now();
     for (const [id, d] of downloads) if (d.expires < t) downloads.delete(id);
     for (const [id, u] of uploads) {
       if (u.expires < t) {
         uploads.delete(id);
-        void rm(u.file, { force: true });
+        const removal = rm(u.file, { force: true }).finally(() => removing.delete(removal));
+        removing.add(removal);
       }
     }
+    return Promise.all(removing);
   };
 
   return {
@@ -74,7 +78,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
     maxUploadBytes,
 
     async saveFile(request: SaveFileRequest): Promise<SaveFileResult> {
-      sweep();
+      await sweep();
       const id = newId();
       const fileName = safeFileName(request.defaultName, 'mnemo-export');
       downloads.set(id, { fileName, mime: request.mime, data: request.data, expires: now() + ttlMs });
@@ -82,7 +86,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
     },
 
     async pickImport({ uploadId }): Promise<ImportSource | null> {
-      sweep();
+      await sweep();
       if (uploadId === undefined) return null;
       const upload = ID_PATTERN.test(uploadId) ? uploads.get(uploadId) : undefined;
       if (!upload) {
@@ -109,7 +113,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
           `The file is too large (at most ${maxUploadBytes / 1024 / 1024} MB).`,
         );
       }
-      sweep();
+      await sweep();
       ready ??= mkdir(options.uploadDir, { recursive: true, mode: 0o700 });
       await ready;
       const id = newId();
@@ -120,7 +124,7 @@ export function createBrowserHost(options: BrowserHostOptions): BrowserHost {
     },
 
     takeDownload(id) {
-      sweep();
+      void sweep();
       const download = ID_PATTERN.test(id) ? downloads.get(id) : undefined;
       if (!download) return undefined;
       downloads.delete(id);
