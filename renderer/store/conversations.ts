@@ -32,6 +32,13 @@ interface ConversationsState {
 
 const UNDO_MS = 6_000;
 let searchToken = 0;
+/** Deletes still waiting for their Undo to expire: done at once if the window goes away first. */
+const pendingDeletes = new Set<() => void>();
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    for (const commit of [...pendingDeletes]) commit();
+  });
+}
 
 export const useConversations = create<ConversationsState>()((set, get) => ({
   list: [],
@@ -95,8 +102,11 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
       hidden.delete(id);
       set({ hidden });
     };
-    const timer = setTimeout(() => {
+    const commit = (): void => {
       if (undone) return;
+      undone = true;
+      clearTimeout(timer);
+      pendingDeletes.delete(commit);
       const api = getApi();
       api['conversations.delete']({ id })
         .then(() => {
@@ -107,7 +117,9 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
           unhide();
           toast(`Could not delete the conversation: ${errorMessage(err)}`, { tone: 'error' });
         });
-    }, UNDO_MS);
+    };
+    const timer = setTimeout(commit, UNDO_MS);
+    pendingDeletes.add(commit);
     toast(`Deleted “${conversation?.title || 'Untitled'}”.`, {
       timeoutMs: UNDO_MS,
       action: {
@@ -115,6 +127,7 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
         run: () => {
           undone = true;
           clearTimeout(timer);
+          pendingDeletes.delete(commit);
           unhide();
         },
       },

@@ -3,8 +3,8 @@
 // "Jump to latest" button brings it back.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
-import { Button } from '../../components';
-import { useChat, type ChatItem } from '../../store/chat';
+import { Button, Spinner } from '../../components';
+import { selectRunning, useChat, type ChatItem } from '../../store/chat';
 import { ChatItemView } from './chat-item-view';
 
 const FOLLOW_THRESHOLD = 48;
@@ -25,6 +25,7 @@ function estimate(item: ChatItem | undefined): number {
 
 export function MessageList(): ReactElement {
   const items = useChat((s) => s.items);
+  const running = useChat(selectRunning);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
   const followingRef = useRef(true);
@@ -61,6 +62,8 @@ export function MessageList(): ReactElement {
     scrollToEnd();
   }, [lastUserId, scrollToEnd]);
 
+  // Between sending and the first token (or while a tool runs) say that something is happening.
+  const waiting = running && !(lastItem?.kind === 'assistant' && lastItem.streaming);
   const lastAssistant = findLast(items, (i) => i.kind === 'assistant');
   const lastUserIndex = findLastIndex(items, (i) => i.kind === 'user');
 
@@ -100,6 +103,11 @@ export function MessageList(): ReactElement {
           })}
         </div>
       </div>
+      {waiting && (
+        <p className="message-waiting" role="status">
+          <Spinner size={12} /> Mnemo is thinking…
+        </p>
+      )}
       {!following && items.length > 0 && (
         <Button
           size="sm"

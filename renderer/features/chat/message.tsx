@@ -151,22 +151,25 @@ export function AssistantMessage({ item, isLast }: { item: AssistantItem; isLast
           <Icon name="stop" size={12} /> Stopped
         </p>
       )}
-      {!item.streaming && (
-        <div className="msg-actions">
-          {item.pinned && <PinnedBadge />}
-          <CopyButton text={item.text} />
-          <PinButton id={item.id} pinned={item.pinned} />
-          {isLast && (
-            <IconButton
-              size="sm"
-              label="Regenerate"
-              icon="refresh"
-              disabled={running}
-              onClick={() => void regenerate()}
-            />
-          )}
-        </div>
-      )}
+      {/* The row is always there (empty while streaming) so the answer does not grow when it ends. */}
+      <div className="msg-actions">
+        {!item.streaming && (
+          <>
+            {item.pinned && <PinnedBadge />}
+            <CopyButton text={item.text} />
+            <PinButton id={item.id} pinned={item.pinned} />
+            {isLast && (
+              <IconButton
+                size="sm"
+                label="Regenerate"
+                icon="refresh"
+                disabled={running}
+                onClick={() => void regenerate()}
+              />
+            )}
+          </>
+        )}
+      </div>
     </article>
   );
 }
