@@ -139,6 +139,7 @@ async function main(): Promise<number> {
     return await chat(core, args, conversationId);
   } finally {
     await core.close();
+    await getAgent(core.ctx).close();
   }
 }
 

@@ -55,9 +55,16 @@ export class Agent {
     this.toolboxes = { on: new Toolbox(this.memory, options.search ?? null), off: new Toolbox(null, null) };
     this.notes = this.memory ? new MemoryNotes(this.memory) : null;
     this.overrides = options.overrides ?? {};
-    this.store.onChange(() =>
-      this.ctx.events.emit('conversations.changed', { conversations: this.store.list() }),
-    );
+    // Coalesced: one conversations.changed per tick, however many records were appended.
+    let listScheduled = false;
+    this.store.onChange(() => {
+      if (listScheduled) return;
+      listScheduled = true;
+      setImmediate(() => {
+        listScheduled = false;
+        this.ctx.events.emit('conversations.changed', { conversations: this.store.list() });
+      });
+    });
   }
 
   configure(overrides: Partial<Settings>): void {
@@ -198,7 +205,7 @@ export class Agent {
       resetAccounting: () => this.resetAccounting(conversationId),
       takeMemoryNotes: () =>
         memoryOn && this.notes ? this.notes.take(conversationId) : Promise.resolve(null),
-      contextChanged: () => void this.emitContext(conversationId),
+      contextChanged: () => this.scheduleContext(conversationId),
     };
     void (async () => {
       let status: Exclude<RunStatus, 'running'> = 'error';
@@ -212,12 +219,35 @@ export class Agent {
             : 'Something went wrong inside Mnemo. Retry, or see the log.';
         run.emit({ type: 'run.error', kind: 'internal', message: failure, retryable: true });
       } finally {
+        try {
+          await this.store.flushed(conversationId);
+        } catch (error) {
+          status = 'error';
+          run.emit({
+            type: 'run.error',
+            kind: 'internal',
+            message: (error as Error).message,
+            retryable: false,
+          });
+        }
         this.release(conversationId);
         run.finish(status);
-        this.emitContext(conversationId);
+        this.scheduleContext(conversationId);
       }
     })();
     return run;
+  }
+
+  private readonly contextScheduled = new Set<string>();
+
+  /** One context.changed per tick and conversation. */
+  scheduleContext(conversationId: string): void {
+    if (this.contextScheduled.has(conversationId)) return;
+    this.contextScheduled.add(conversationId);
+    setImmediate(() => {
+      this.contextScheduled.delete(conversationId);
+      void this.emitContext(conversationId);
+    });
   }
 
   async emitContext(conversationId: string): Promise<void> {
@@ -261,8 +291,10 @@ export class Agent {
     return summarize(this.store.get(conversationId));
   }
 
-  close(): void {
+  /** Stops following memory changes and closes the conversation files (after pending appends). */
+  async close(): Promise<void> {
     this.notes?.close();
+    await this.store.close();
   }
 }
 

@@ -74,9 +74,12 @@ export function convertReply(message: BetaMessage): Converted {
 /** What an interrupted reply keeps: its text, nothing that would need a tool result. */
 export function partialText(message: BetaMessage | undefined): BetaContentBlockParam[] {
   if (!message) return [];
+  // Trailing whitespace is trimmed: the API refuses a final assistant message that ends with it.
   return message.content
-    .filter((b): b is Extract<BetaContentBlock, { type: 'text' }> => b.type === 'text' && b.text.length > 0)
-    .map((b) => ({ type: 'text', text: b.text }));
+    .filter(
+      (b): b is Extract<BetaContentBlock, { type: 'text' }> => b.type === 'text' && b.text.trim().length > 0,
+    )
+    .map((b) => ({ type: 'text', text: b.text.trimEnd() }));
 }
 
 export function textOf(content: readonly BetaContentBlockParam[]): string {

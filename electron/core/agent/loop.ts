@@ -10,7 +10,7 @@ import { nativeAfterReply } from './context/native.js';
 import { classifyError } from './errors.js';
 import { buildRequest } from './request.js';
 import { repairTail, runTools } from './run-tools.js';
-import { type LoopSession, appendEvent, appendMessage, now, state } from './session.js';
+import { type LoopSession, appendEvent, appendMessage, now, queueMessage, state } from './session.js';
 import { type TurnOutcome, streamTurn } from './stream-turn.js';
 
 export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
@@ -51,7 +51,8 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
     const converted = convertReply(reply);
     const usage = reply.usage;
     if (converted.content.length > 0) {
-      await appendMessage(s, {
+      // Queued: the disk syncs while tools run; memory writes and the run's end wait for it.
+      queueMessage(s, {
         t: 'msg',
         id: messageId,
         kind: 'assistant',

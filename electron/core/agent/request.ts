@@ -117,12 +117,25 @@ export function buildHistory(state: ConversationState): History {
     raw.push({ role: m.role, content: withPlaceholders(m, state.cleared) });
   }
   const messages = mergeRoles(raw);
+  trimFinalAssistant(messages);
   const first = messages[0]?.content[0] as { type?: string } | undefined;
   return {
     messages,
     onDemandBlock: prefix.length > 0 && compaction?.strategy === 'native',
     compactionBlock: first?.type === 'compaction',
   };
+}
+
+/** A final assistant message (a continuation or Compact now after an interruption) must not end in whitespace. */
+function trimFinalAssistant(messages: ApiMessage[]): void {
+  const last = messages.at(-1);
+  const tail = last?.content.at(-1);
+  if (last?.role !== 'assistant' || tail?.type !== 'text' || tail.text === tail.text.trimEnd()) return;
+  const text = tail.text.trimEnd();
+  const content = last.content.slice(0, -1);
+  if (text) content.push({ ...tail, text });
+  messages[messages.length - 1] = { ...last, content };
+  if (content.length === 0) messages.pop();
 }
 
 /** The API merges consecutive same-role messages; we do it ourselves so pairing rules stay checkable. */

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
 import type { ToolMeta } from '../conversations/records.js';
 import type { ToolUse } from './assistant-content.js';
-import { type LoopSession, appendMessage, now, state } from './session.js';
+import { type LoopSession, appendMessage, now, queueMessage, state } from './session.js';
+import { WRITE_COMMANDS } from './tools.js';
 import type { ToolEnv } from './tools.js';
 import { titleOf } from '../conversations/store.js';
 
@@ -39,6 +40,13 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
       continue;
     }
     run.emit({ type: 'tool.call', toolUseId: call.id, name: call.name, input: call.input, turn });
+    // A memory write changes the disk: the reply that asked for it must be durable first.
+    if (
+      call.name === 'memory' &&
+      WRITE_COMMANDS.has(String((call.input as { command?: unknown })?.command))
+    ) {
+      await s.store.flushed(s.conversationId);
+    }
     const started = performance.now();
     const result = await s.toolbox.execute(call, env);
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
@@ -61,7 +69,8 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
   const notes = run.signal.aborted ? null : await s.takeMemoryNotes();
   if (notes) content.push({ type: 'text', text: notes });
   const id = randomUUID();
-  await appendMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: now(), tools });
+  // Queued: the next request goes out while the disk syncs (the file stays a prefix of the history).
+  queueMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: now(), tools });
   run.emit({ type: 'message.done', messageId: id, interrupted: false });
 }
 

@@ -46,6 +46,12 @@ export async function appendMessage(s: LoopSession, record: MessageRecord): Prom
   s.accounting().add(record, state(s).cleared);
 }
 
+/** Appends without waiting for the disk: durability follows in order (see ConversationStore.appendQueued). */
+export function queueMessage(s: LoopSession, record: MessageRecord): void {
+  s.store.appendQueued(s.conversationId, [record]);
+  s.accounting().add(record, state(s).cleared);
+}
+
 export async function appendEvent(
   s: LoopSession,
   event: Omit<EventRecord, 't' | 'id' | 'at'>,

@@ -33,10 +33,13 @@ export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
   return { records, skipped };
 }
 
+const IDLE_CLOSE_MS = 1_000;
+
 /** One open handle per file, with a queue; durable appends. */
 export class JsonlWriter {
   private handle: FileHandle | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private idle: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -44,23 +47,53 @@ export class JsonlWriter {
     private readonly durable = true,
   ) {}
 
+  private failed: Error | null = null;
+
   append(records: unknown[]): Promise<void> {
     const data = records.map((r) => JSON.stringify(r) + '\n').join('');
     const next = this.queue.then(async () => {
+      // After a failed write nothing more is appended, so the file stays a prefix of the history.
+      if (this.failed) throw this.failed;
       if (this.closed) throw new Error('The conversation was deleted.');
-      this.handle ??= await fs.open(this.file, 'a', 0o600);
-      await this.handle.write(data);
-      if (this.durable) await this.handle.datasync();
+      try {
+        clearTimeout(this.idle);
+        this.handle ??= await fs.open(this.file, 'a', 0o600);
+        await this.handle.write(data);
+        if (this.durable) await this.handle.datasync();
+        // An idle conversation does not keep a descriptor open (nor leave one to the garbage collector).
+        this.idle = setTimeout(() => void this.closeHandle(), IDLE_CLOSE_MS);
+        this.idle.unref();
+      } catch (error) {
+        this.failed = new Error(
+          `The conversation could not be saved (${(error as NodeJS.ErrnoException).code ?? 'I/O error'}).`,
+        );
+        throw this.failed;
+      }
     });
     this.queue = next.catch(() => undefined);
     return next;
   }
 
+  /** Resolves when every append so far is durable; rejects if one failed. */
+  async flushed(): Promise<void> {
+    await this.queue;
+    if (this.failed) throw this.failed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
-    const handle = this.handle;
-    this.handle = null;
-    await handle?.close();
+    clearTimeout(this.idle);
+    await this.closeHandle();
+  }
+
+  private closeHandle(): Promise<void> {
+    const next = this.queue.then(async () => {
+      const handle = this.handle;
+      this.handle = null;
+      await handle?.close();
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 }

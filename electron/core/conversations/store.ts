@@ -100,6 +100,25 @@ export class ConversationStore {
     return state;
   }
 
+  /**
+   * Applies records to the live state at once and queues their durable append behind every earlier one
+   * (so the file is always a prefix of the history). The loop uses it to send the next request while the
+   * disk syncs; `flushed` waits for durability (before memory writes and before a run ends).
+   */
+  appendQueued(id: string, records: ConversationRecord[]): ConversationState {
+    const state = this.get(id);
+    this.writer(id)
+      .append(records)
+      .catch(() => undefined); // reported by flushed()
+    for (const record of records) applyRecord(state, record);
+    this.changed();
+    return state;
+  }
+
+  async flushed(id: string): Promise<void> {
+    await this.writers.get(id)?.flushed();
+  }
+
   async rename(id: string, title: string): Promise<ConversationState> {
     return this.append(id, [{ t: 'title', title: title.trim(), at: new Date().toISOString() }]);
   }

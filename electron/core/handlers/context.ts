@@ -20,6 +20,10 @@ export function createContextHandlers(ctx: CoreContext): Domain {
       const state = agent.store.get(req.conversationId);
       const last = [...state.messages].reverse().find((m) => m.kind === 'user');
       if (!last) throw new ContractError('unavailable', 'There is nothing to compact yet.');
+      const compaction = state.compactions.at(-1);
+      if (compaction && state.messages.at(-1)?.id === compaction.lastMessageId) {
+        throw new ContractError('unavailable', 'Nothing new to compact since the last compaction.');
+      }
       agent.claim(req.conversationId);
       return { runId: agent.start(req.conversationId, last.id, compactNow).runId };
     },

@@ -189,7 +189,7 @@ describe('property: every request the loop sends is valid', () => {
           }
         },
       ),
-      { numRuns: 25 },
+      { numRuns: 30 },
     );
   }, 300_000);
 });

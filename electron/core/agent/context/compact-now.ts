@@ -110,7 +110,7 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
 }
 
 async function fail(s: LoopSession, message: string): Promise<Exclude<RunStatus, 'running'>> {
-  s.run.emit({ type: 'run.error', kind: 'invalid_request', message, retryable: true });
+  s.run.emit({ type: 'run.error', kind: 'server', message, retryable: true });
   await appendEvent(s, { event: 'error', text: message, detail: 'compaction' });
   return 'error';
 }

@@ -1,0 +1,146 @@
+// Loop benchmark (issue 4, point 8): turns per second against the fake Messages API with no latency. Ours:
+// the real agent loop through createCore (events emitted, every finished message appended durably to the
+// conversation's JSONL on the real disk); baseline in the same run: a bare SDK streaming loop that keeps
+// the history in an array. Each turn is one request answered by a tool call, so both loops run the same
+// request/response/tool-result cycle. Target: ours at least 0.9x the bare loop's turns per second.
+import Anthropic from '@anthropic-ai/sdk';
+import type {
+  BetaContentBlockParam,
+  BetaMessageParam,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RunEvent } from '../../shared/channels/chat.js';
+import { SYSTEM_PROMPT_WITHOUT_MEMORY } from '../../electron/core/agent/system-prompt.js';
+import { getAgent } from '../../electron/core/agent/index.js';
+import { createCore } from '../../electron/core/create-core.js';
+import type { HostServices } from '../../electron/core/host.js';
+import {
+  type FakeAnthropic,
+  startFakeAnthropic,
+  text,
+  toolUse,
+} from '../../test/fixtures/fake-anthropic/index.js';
+
+export interface BenchTable {
+  title: string;
+  rows: Record<string, string | number>[];
+}
+
+const TURNS = 60;
+const ROUNDS = 5;
+const MODEL = 'claude-sonnet-5-5';
+
+const host: HostServices = {
+  kind: 'test',
+  saveFile: async () => ({ saved: false }),
+  pickImport: async () => null,
+  openExternal: async () => false,
+  openFolder: async () => false,
+};
+
+/** The fake answers every request with a tool call until the last turn, then with text. */
+function script(fake: FakeAnthropic): void {
+  fake.reset();
+  for (let i = 0; i < TURNS - 1; i++) fake.enqueue(toolUse({ name: 'lookup', input: { n: i } }));
+  fake.enqueue(text('All done after many turns.'));
+}
+
+async function bare(fake: FakeAnthropic): Promise<number> {
+  script(fake);
+  const client = new Anthropic({ apiKey: 'bench', baseURL: fake.url });
+  const messages: BetaMessageParam[] = [{ role: 'user', content: 'Run the lookups.' }];
+  const started = performance.now();
+  for (let turn = 0; turn < TURNS; turn++) {
+    const message = await client.beta.messages
+      .stream({ model: MODEL, max_tokens: 8_192, system: SYSTEM_PROMPT_WITHOUT_MEMORY, messages })
+      .finalMessage();
+    messages.push({ role: 'assistant', content: message.content as BetaContentBlockParam[] });
+    const uses = message.content.filter((b) => b.type === 'tool_use');
+    if (uses.length === 0) break;
+    messages.push({
+      role: 'user',
+      content: uses.map((b) => ({
+        type: 'tool_result',
+        tool_use_id: b.id,
+        content: 'Error: unknown tool',
+        is_error: true,
+      })),
+    });
+  }
+  return TURNS / ((performance.now() - started) / 1_000);
+}
+
+async function ours(fake: FakeAnthropic, dataDir: string): Promise<number> {
+  const core = await createCore({
+    dataDir,
+    host,
+    env: { ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: fake.url, HOME: dataDir },
+  });
+  core.ctx.settings.set({ contextStrategy: 'off', maxTurns: TURNS + 5 });
+  try {
+    script(fake);
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    let runId = '';
+    core.bus.subscribe((name, payload) => {
+      const e = payload as RunEvent;
+      if (name === 'chat.event' && e.type === 'run.finished' && e.runId === runId) done();
+    });
+    const started = performance.now();
+    runId = (
+      await core.handlers['chat.send']({ text: 'Run the lookups.', memory: false }, { clientId: 'bench' })
+    ).runId;
+    await finished;
+    return TURNS / ((performance.now() - started) / 1_000);
+  } finally {
+    await core.close();
+    await getAgent(core.ctx).close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+export async function run(): Promise<BenchTable> {
+  const fake = await startFakeAnthropic();
+  // The real disk (not a tmpfs): durability has its real cost here.
+  const dataDir = await mkdtemp(path.join('/var/tmp', 'mnemo-bench-loop-'));
+  try {
+    await bare(fake); // warm-up (JIT, sockets)
+    const bareRates: number[] = [];
+    const ourRates: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRates.push(await bare(fake));
+      ourRates.push(await ours(fake, path.join(dataDir, `r${round}`)));
+    }
+    const b = median(bareRates);
+    const o = median(ourRates);
+    // Rounds alternate, so each ratio compares runs made under the same machine load.
+    const ratio = median(ourRates.map((rate, i) => rate / bareRates[i]!));
+    return {
+      title: `Agent loop turns per second vs a bare SDK streaming loop (fake API, no latency, ${TURNS} turns)`,
+      rows: [
+        { loop: 'bare SDK stream', 'turns/s': Number(b.toFixed(1)), ratio: 1 },
+        {
+          loop: 'ours (events + durable JSONL)',
+          'turns/s': Number(o.toFixed(1)),
+          ratio: Number(ratio.toFixed(2)),
+        },
+        { loop: 'target', 'turns/s': '', ratio: `>= 0.9 ${ratio >= 0.9 ? 'ok' : 'MISSED'}` },
+      ],
+    };
+  } finally {
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const table = await run();
+  console.log(table.title);
+  console.table(table.rows);
+}
