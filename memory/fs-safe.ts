@@ -135,40 +135,50 @@ export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> 
   }
 }
 
-/**
- * Atomic replace: write a temp file in the same folder (O_EXCL, O_NOFOLLOW, 0600), fdatasync, rename over
- * the target. rename() replaces a link at the target with a regular file and never writes through it.
- * The folder is not fsynced here: the journal entry written before makes the rename redoable (README).
- */
-export async function atomicWrite(hostPath: string, data: Buffer, sync = true): Promise<Stats> {
-  const tmp = path.join(
-    path.dirname(hostPath),
-    `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`,
-  );
+/** Step one of an atomic replace: a temp file in the target's folder (O_EXCL, O_NOFOLLOW, 0600), fdatasync. */
+export async function writeTemp(
+  dir: string,
+  data: Buffer,
+  sync = true,
+): Promise<{ tmp: string; stat: Stats }> {
+  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   const handle = await fsp.open(
     tmp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
     FILE_MODE,
   );
-  let stat: Stats;
   try {
     await handle.writeFile(data);
     if (sync) await handle.datasync();
-    stat = await handle.stat();
+    const stat = await handle.stat();
+    await handle.close();
+    return { tmp, stat };
   } catch (err) {
     await handle.close().catch(() => undefined);
     await fsp.unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await handle.close();
-  crashPoint('after-temp-write');
+}
+
+/** Step two: rename over the target. rename() replaces a link at the target and never writes through it. */
+export async function renameTemp(tmp: string, target: string): Promise<void> {
   try {
-    await fsp.rename(tmp, hostPath);
+    await fsp.rename(tmp, target);
   } catch (err) {
     await fsp.unlink(tmp).catch(() => undefined);
     throw err;
   }
   crashPoint('after-rename');
+}
+
+/**
+ * Atomic replace without a journal step (recovery's redo): temp file, fdatasync, rename. The folder is not
+ * fsynced here: the journal entry written before makes the rename redoable (README).
+ */
+export async function atomicWrite(hostPath: string, data: Buffer, sync = true): Promise<Stats> {
+  const { tmp, stat } = await writeTemp(path.dirname(hostPath), data, sync);
+  crashPoint('after-temp-write');
+  await renameTemp(tmp, hostPath);
   return stat;
 }
 

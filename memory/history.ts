@@ -205,8 +205,7 @@ export async function restoreEntry(
       await store.preflightNew(p);
       store.checkQuota(0, bytes.length);
       const rec = store.record(actor, 'restore', p.path, null, r.before, { revertOf: r.id });
-      await store.commit([rec], new Map());
-      await store.put(p, bytes, r.before!);
+      await store.commitAndPut([rec], new Map(), p, bytes, r.before!);
       store.emitRecord(rec);
       return { journalId: rec.id };
     }),

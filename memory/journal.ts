@@ -78,7 +78,7 @@ export class Journal {
     this.unsettledFrom = 0;
     this.size = 0;
     this.ino = st.ino;
-    const good = this.ingest(buf, 0, true);
+    const good = this.ingest(buf, 0);
     if (good < buf.length && repair) await this.appendFd!.truncate(good);
     this.size = good;
   }
@@ -101,12 +101,12 @@ export class Journal {
     if (st.size <= this.size) return [];
     const before = this.entries.length;
     const buf = await this.readAt(this.size, st.size - this.size);
-    this.size += this.ingest(buf, this.size, false);
+    this.size += this.ingest(buf, this.size);
     return this.entries.slice(before);
   }
 
   /** Parse complete lines; returns the number of bytes consumed. */
-  private ingest(buf: Buffer, base: number, initial: boolean): number {
+  private ingest(buf: Buffer, base: number): number {
     let pos = 0;
     while (pos < buf.length) {
       const nl = buf.indexOf(NL, pos);
@@ -120,14 +120,15 @@ export class Journal {
         try {
           rec = JSON.parse(buf.toString('utf8', pos, nl)) as typeof rec;
         } catch {
-          if (initial) break; // a damaged line: keep what precedes it
-          rec = {};
+          rec = {}; // a damaged line (not the torn tail, which has no newline): skip it
         }
         if (rec.t === 'e' && typeof rec.id === 'string') {
           const { t: _t, ...entry } = rec;
           this.entries.push(entry as JournalRecord);
           this.byId.set(entry.id!, entry as JournalRecord);
         } else if (rec.t === 'c') this.unsettledFrom = this.entries.length;
+        else if (rec.t === 'x' && Array.isArray((rec as { ids?: unknown }).ids))
+          this.dropIds((rec as { ids: string[] }).ids);
       }
       pos = nl + 1;
     }
@@ -182,14 +183,40 @@ export class Journal {
     }
     for (const r of records) parts.push(JSON.stringify({ t: 'e', ...r }), '\n');
     const data = Buffer.from(parts.join(''), 'utf8');
-    await this.appendFd!.write(data);
-    await this.appendFd!.datasync();
+    try {
+      await this.appendFd!.write(data);
+      await this.appendFd!.datasync();
+    } catch (err) {
+      // Never leave half a record for the next append to glue onto.
+      await this.appendFd!.truncate(this.size).catch(() => undefined);
+      throw err;
+    }
     for (const b of newBlobs) this.blobs.set(b.hash, { off: this.size + b.rel, len: b.len });
     this.size += data.length;
     for (const r of records) {
       this.entries.push(r);
       this.byId.set(r.id, r);
     }
+  }
+
+  /**
+   * Withdraw records whose change could not be applied (the file write failed after the journal append),
+   * so that recovery does not redo them later.
+   */
+  async cancel(ids: readonly string[]): Promise<void> {
+    const data = Buffer.from(JSON.stringify({ t: 'x', ids }) + '\n');
+    await this.appendFd!.write(data);
+    await this.appendFd!.datasync();
+    this.size += data.length;
+    this.dropIds(ids);
+  }
+
+  private dropIds(ids: readonly string[]): void {
+    const drop = new Set(ids);
+    const before = this.entries.length;
+    this.entries = this.entries.filter((r) => !drop.has(r.id));
+    this.unsettledFrom = Math.max(0, this.unsettledFrom - (before - this.entries.length));
+    for (const id of ids) this.byId.delete(id);
   }
 
   /** Everything before this point is on disk (the caller fsynced the folders it renamed in). */

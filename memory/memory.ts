@@ -15,6 +15,8 @@ import {
   linkError,
   lstatOrNull,
   readRegular,
+  renameTemp,
+  writeTemp,
 } from './fs-safe.js';
 import {
   diffOf,
@@ -291,7 +293,43 @@ export class MemoryStore implements Memory {
       );
   }
 
-  /** Write a file after its change was journaled: folders, temp file, fdatasync, rename; then the cache. */
+  /**
+   * Journal `records` and write `bytes` to `p`. The journal append and the temp file are written and
+   * fdatasynced in parallel (the file system can fold both into one commit); the rename comes only after
+   * both are durable. If the file cannot be written, the records are withdrawn from the journal.
+   */
+  async commitAndPut(
+    records: readonly JournalRecord[],
+    blobs: ReadonlyMap<string, Buffer>,
+    p: ParsedPath,
+    bytes: Buffer,
+    hash: string,
+  ): Promise<void> {
+    const dirHost = await ensureFolders(this.root, p.segments.slice(0, -1), (n) =>
+      joinModel(p.segments.slice(0, n)),
+    );
+    const temp = writeTemp(dirHost, bytes);
+    temp.catch(() => undefined); // awaited below; avoid an unhandled rejection while the journal syncs
+    try {
+      await this.commit(records, blobs);
+    } catch (err) {
+      void temp.then((t) => fsp.unlink(t.tmp)).catch(() => undefined);
+      throw err;
+    }
+    try {
+      const { tmp, stat } = await temp;
+      crashPoint('after-temp-write');
+      await renameTemp(tmp, path.join(dirHost, p.segments[p.segments.length - 1]!));
+      this.tree.set(p.segments, { kind: 'file', size: stat.size, mtimeMs: stat.mtimeMs, hash });
+    } catch (err) {
+      await this.wal.cancel(records.map((r) => r.id)).catch(() => undefined);
+      throw err;
+    }
+    this.dirtyDirs.add(dirHost);
+    this.scheduleFlush();
+  }
+
+  /** Write a file whose change is already journaled (recovery's redo, multi-step reverts). */
   async put(p: ParsedPath, bytes: Buffer, hash: string): Promise<void> {
     const dirHost = await ensureFolders(this.root, p.segments.slice(0, -1), (n) =>
       joinModel(p.segments.slice(0, n)),
@@ -423,8 +461,7 @@ export class MemoryStore implements Memory {
         );
         const blobs = new Map<string, Buffer>([[hash, mine]]);
         if (cur) blobs.set(cur.hash, cur.bytes);
-        await this.commit([rec], blobs);
-        await this.put(p, mine, hash);
+        await this.commitAndPut([rec], blobs, p, mine, hash);
         this.emitRecord(rec);
         await this.maybePrune();
         return { version: hash, journalId: rec.id };
@@ -446,8 +483,7 @@ export class MemoryStore implements Memory {
         const hash = sha256(mine);
         this.checkQuota(0, mine.length);
         const rec = this.record(actor, 'create', p.path, null, hash);
-        await this.commit([rec], new Map([[hash, mine]]));
-        await this.put(p, mine, hash);
+        await this.commitAndPut([rec], new Map([[hash, mine]]), p, mine, hash);
         this.emitRecord(rec);
         await this.maybePrune();
         return { version: hash, journalId: rec.id };

@@ -124,14 +124,11 @@ export function createTool(store: MemoryStore): MemoryTool {
       store.checkQuota(cur.size, bytes.length);
       const hash = sha256(bytes);
       const rec = store.record(actor, command, p.path, cur.hash, hash);
-      await store.commit(
-        [rec],
-        new Map([
-          [cur.hash, cur.bytes],
-          [hash, bytes],
-        ]),
-      );
-      await store.put(p, bytes, hash);
+      const blobs = new Map([
+        [cur.hash, cur.bytes],
+        [hash, bytes],
+      ]);
+      await store.commitAndPut([rec], blobs, p, bytes, hash);
       store.emitRecord(rec);
       await store.maybePrune();
       return result;
