@@ -139,6 +139,15 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.deleted': guard(async () => ({ entries: await memory.deleted() })),
     'memory.restore': guard(({ journalId }) => memory.restore(journalId, USER)),
     'memory.forget': guard(async ({ path }) => {
+      // The one change that cannot be undone: the main side asks too where it can.
+      if (ctx.host.confirm) {
+        const ok = await ctx.host.confirm({
+          message: `Forget ${path} permanently?`,
+          detail: 'The file and every trace of it in the history are erased. This cannot be undone.',
+          confirmLabel: 'Forget',
+        });
+        if (!ok) throw new ContractError('invalid_request', 'Nothing was forgotten: it was cancelled.');
+      }
       await memory.forget(path);
       return { ok: true as const };
     }),

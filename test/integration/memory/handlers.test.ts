@@ -87,6 +87,7 @@ describe('files', () => {
     expect(cancelled.message).toContain('cancelled');
     expect(h.confirms).toEqual(['Delete the folder /memories/dir?']);
     expect(await onDisk('dir/b.md')).toBe('alpha\n');
+    h.confirmAnswer = undefined;
     const deleted = await h.api['memory.delete']({ path: '/memories/dir/b.md' });
     expect((await h.api['memory.deleted']({})).entries.map((e) => e.path)).toContain('/memories/dir/b.md');
     await h.api['memory.restore']({ journalId: deleted.journalId });
@@ -103,7 +104,13 @@ describe('files', () => {
     expect(diff.patch).toContain('+beta');
     await h.api['memory.revert']({ journalId: w.journalId });
     expect(await onDisk('dir/b.md')).toBe('alpha\n');
+    h.confirmAnswer = false;
+    const kept = await failure(h.api['memory.forget']({ path: '/memories/dir/b.md' }));
+    expect(kept.message).toContain('Nothing was forgotten');
+    expect(await onDisk('dir/b.md')).toBe('alpha\n');
+    h.confirmAnswer = true;
     expect(await h.api['memory.forget']({ path: '/memories/dir/b.md' })).toEqual({ ok: true });
+    expect(h.confirms.at(-1)).toBe('Forget /memories/dir/b.md permanently?');
     expect((await h.api['memory.history']({ path: '/memories/dir/b.md' })).entries).toEqual([]);
     expect((await h.api['memory.stale']({})).entries).toEqual([]);
   });
