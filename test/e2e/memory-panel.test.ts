@@ -2,7 +2,7 @@
 // browser-mode server on a temp data dir, the fake Anthropic API. Files are checked on disk.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { unzipSync, strFromU8 } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
 import { MemoryPanelPage } from './memory-page.js';
@@ -53,7 +53,7 @@ describe('the memory panel', () => {
     const editor = panel.editor('/memories/preferences.md');
     await editor.click();
     await page.keyboard.press('Control+End');
-    await page.keyboard.type('- Prefers oolong in the evening\n');
+    await page.keyboard.type('- Prefers oolong in the evening');
     await panel.memory.getByRole('button', { name: 'Save', exact: true }).click();
     await panel.fact('Prefers oolong in the evening').waitFor({ timeout: 20_000 });
     expect(readFileSync(onDisk('/memories/preferences.md'), 'utf8')).toContain(
@@ -135,5 +135,99 @@ describe('the memory panel', () => {
     const results = panel.memory.getByRole('region', { name: 'Search results' });
     await expect.poll(() => results.locator('mark').allInnerTexts(), poll).toEqual(['oolong']);
     await screenshot(page, 'memory-search-light');
+  });
+});
+
+/** Writes a file as another program would, before the page opens. */
+function seed(memoryPath: string, content: string): string {
+  const file = onDisk(memoryPath);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('editing, history and import', () => {
+  it('asks which version to keep when the file changed while editing', async () => {
+    const file = seed('/memories/conflict.md', '# Trips\n\n- Night trains\n');
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    await panel.open('/memories/conflict.md');
+    await panel.memory.getByRole('tab', { name: 'Edit' }).click();
+    await panel.editor('/memories/conflict.md').click();
+    await page.keyboard.press('Control+End');
+    // No trailing Enter: the Markdown editor would continue the list with a new "- ".
+    await page.keyboard.type('- Aisle seat on night trains');
+    const mine = `${readFileSync(file, 'utf8')}- Aisle seat on night trains`;
+    // Meanwhile another program rewrites the file.
+    writeFileSync(file, '# Travel\n\n- Changed elsewhere\n');
+    await panel.memory.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'This file changed since you opened it' });
+    await dialog.waitFor({ timeout: 20_000 });
+    expect(await dialog.getByRole('region', { name: 'Their version' }).innerText()).toContain(
+      'Changed elsewhere',
+    );
+    expect(await dialog.getByRole('region', { name: 'Your version' }).innerText()).toContain('Aisle seat');
+    await dialog.getByRole('button', { name: 'Keep mine' }).click();
+    await panel.fact('Aisle seat on night trains').waitFor({ timeout: 20_000 });
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+  });
+
+  it('shows a file’s history with diffs and reverts a change', async () => {
+    const before = '# Seats\n\n- Window seat\n- Near the front\n';
+    const file = seed('/memories/seats.md', before);
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    await panel.open('/memories/seats.md');
+    await panel.fact('Window seat').getByRole('button', { name: 'Forget' }).click();
+    await expect.poll(() => panel.fact('Window seat').count(), poll).toBe(0);
+    await panel.memory.getByRole('tab', { name: 'History' }).click();
+    const history = panel.memory.getByRole('list', { name: 'History' });
+    const latest = history.getByRole('listitem').first();
+    await latest.waitFor({ timeout: 20_000 });
+    await latest.getByRole('button', { name: 'Diff' }).click();
+    await expect.poll(() => latest.getByRole('figure').innerText(), poll).toContain('Window seat');
+    await latest.getByRole('button', { name: 'Revert' }).click();
+    await expect.poll(() => readFileSync(file, 'utf8'), poll).toBe(before);
+  });
+
+  it('imports a zip after showing what it would change', async () => {
+    seed('/memories/existing.md', '- Already here\n');
+    const { page } = await e2e.open();
+    const panel = new MemoryPanelPage(page);
+    await panel.file('/memories/existing.md').waitFor({ timeout: 20_000 });
+    const importZip = async (name: string, files: Record<string, string>): Promise<void> => {
+      const archive = path.join(path.dirname(e2e.app.dataDir), name);
+      writeFileSync(
+        archive,
+        zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)]))),
+      );
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser', { timeout: 20_000 }),
+        panel.memory.getByRole('button', { name: 'Import memory' }).click(),
+      ]);
+      await chooser.setFiles(archive);
+    };
+    const notifications = page.getByRole('region', { name: 'Notifications' });
+
+    // A hostile archive is refused as a whole, with a message that says why.
+    await importZip('hostile.zip', { 'memories/ok.md': '- fine\n', 'memories/../escape.md': 'nope\n' });
+    await notifications.getByText(/Import failed: .*climbs out of the folder/).waitFor({ timeout: 20_000 });
+    expect(existsSync(path.join(e2e.app.dataDir, 'escape.md'))).toBe(false);
+    expect(existsSync(onDisk('/memories/ok.md'))).toBe(false);
+
+    // A good one is previewed first, then imported.
+    await importZip('good.zip', {
+      'memories/recipes/soup.md': '- Miso soup on Sundays\n',
+      'memories/existing.md': '- Already here\n',
+    });
+    const dialog = page.getByRole('dialog', { name: 'Import memory' });
+    await dialog.waitFor({ timeout: 20_000 });
+    expect(await dialog.getByRole('region', { name: 'New files' }).innerText()).toContain(
+      '/memories/recipes/soup.md',
+    );
+    expect(await dialog.innerText()).toMatch(/1 unchanged/);
+    await dialog.getByRole('button', { name: /^Import 1 file/ }).click();
+    await panel.file('/memories/recipes/soup.md').waitFor({ timeout: 20_000 });
+    expect(readFileSync(onDisk('/memories/recipes/soup.md'), 'utf8')).toBe('- Miso soup on Sundays\n');
   });
 });

@@ -44,7 +44,7 @@ export function MemoryTransfer(): ReactElement {
         toast(`Downloading ${res.fileName ?? 'memory.zip'}`, { tone: 'success' });
       } else if (res.saved) toast(`Saved ${res.fileName ?? 'the export'}`, { tone: 'success' });
     } catch (err) {
-      toast(`Export failed: ${errorMessage(err)}`, { tone: 'error' });
+      toast(`Export failed: ${errorMessage(err)}`, { tone: 'error', timeoutMs: 15_000 });
     } finally {
       setBusy(null);
     }
@@ -59,7 +59,7 @@ export function MemoryTransfer(): ReactElement {
         setPreview(res.preview);
       }
     } catch (err) {
-      toast(`Import failed: ${errorMessage(err)}`, { tone: 'error' });
+      toast(`Import failed: ${errorMessage(err)}`, { tone: 'error', timeoutMs: 15_000 });
     } finally {
       setBusy(null);
     }
@@ -74,7 +74,10 @@ export function MemoryTransfer(): ReactElement {
     if (fileInput.current) fileInput.current.value = '';
     if (!file) return;
     if (!/\.zip$/i.test(file.name)) {
-      toast('Choose a .zip file exported from Mnemo (or any zip of Markdown files).', { tone: 'error' });
+      toast('Choose a .zip file exported from Mnemo (or any zip of Markdown files).', {
+        tone: 'error',
+        timeoutMs: 15_000,
+      });
       return;
     }
     setBusy('upload');
@@ -83,7 +86,7 @@ export function MemoryTransfer(): ReactElement {
       await showPreview(uploadId);
     } catch (err) {
       setBusy(null);
-      toast(`Import failed: ${errorMessage(err)}`, { tone: 'error' });
+      toast(`Import failed: ${errorMessage(err)}`, { tone: 'error', timeoutMs: 15_000 });
     }
   };
 
@@ -97,7 +100,7 @@ export function MemoryTransfer(): ReactElement {
         tone: 'success',
       });
     } catch (err) {
-      toast(`Import failed: ${errorMessage(err)}`, { tone: 'error' });
+      toast(`Import failed: ${errorMessage(err)}`, { tone: 'error', timeoutMs: 15_000 });
     } finally {
       setBusy(null);
     }
