@@ -77,7 +77,8 @@ async function tryElectron(
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }
-  const flags = args.dataDir !== undefined ? ['--data-dir', args.dataDir] : [];
+  // Absolute: Electron runs in the project folder, and a relative path meant the user's own folder.
+  const flags = args.dataDir !== undefined ? ['--data-dir', resolveDataDir({ flag: args.dataDir, env })] : [];
   const child = spawn(binary, [root, ...flags], {
     cwd: root,
     env: { ...env, [LAUNCHER_ENV]: '1' },

@@ -44,7 +44,9 @@ export function defaultDataDir(
 /** Resolves the data dir (absolute) from the flag, the environment and the platform default. */
 export function resolveDataDir(inputs: DataDirInputs = {}): string {
   const env = inputs.env ?? process.env;
-  const cwd = inputs.cwd ?? process.cwd();
+  // npm runs scripts in the package folder and keeps the user's own folder in INIT_CWD: a relative
+  // `npm run web -- --data-dir ./data` means the folder the user typed it in.
+  const cwd = inputs.cwd ?? nonEmpty(env.INIT_CWD) ?? process.cwd();
   const chosen = nonEmpty(inputs.flag) ?? nonEmpty(env.MNEMO_DATA_DIR);
   if (chosen !== undefined) return path.resolve(cwd, expandHome(chosen, inputs.home ?? homedir()));
   return defaultDataDir(inputs.platform ?? process.platform, env, inputs.home ?? homedir());

@@ -33,6 +33,11 @@ describe('resolveDataDir precedence', () => {
     expect(resolveDataDir({ flag: 'data', env: {}, cwd: '/work' })).toBe('/work/data');
     expect(resolveDataDir({ flag: '~/mnemo', env: {}, home: '/h' })).toBe('/h/mnemo');
   });
+  it("resolves a relative flag against npm's INIT_CWD (the user's folder) when set", () => {
+    expect(resolveDataDir({ flag: 'data', env: { INIT_CWD: '/home/ann/notes' } })).toBe(
+      '/home/ann/notes/data',
+    );
+  });
   it('ignores an empty MNEMO_DATA_DIR', () => {
     expect(resolveDataDir({ env: { MNEMO_DATA_DIR: '  ' }, home: '/h', platform: 'linux' })).toBe(
       '/h/.config/Mnemo',
