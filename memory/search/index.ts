@@ -13,6 +13,7 @@ export {
   MEMORY_SEARCH_MAX_LIMIT,
   type MemorySearchInput,
   type MemorySearchTool,
+  type SearchToolDefinition,
   type SearchToolResult,
 } from './tool.js';
 

@@ -24,8 +24,20 @@ export const memorySearchInput = z
   .strict();
 export type MemorySearchInput = z.infer<typeof memorySearchInput>;
 
+/** A client tool as the Messages API takes it (structurally the SDK's BetaTool, so no cast is needed). */
+export interface SearchToolDefinition {
+  name: 'memory_search';
+  description: string;
+  input_schema: {
+    type: 'object';
+    properties: Record<string, Record<string, unknown>>;
+    required: string[];
+    additionalProperties: boolean;
+  };
+}
+
 /** What goes into the request's `tools` array (a client tool with a JSON schema). */
-export const memorySearchDefinition = {
+export const memorySearchDefinition: SearchToolDefinition = {
   name: 'memory_search',
   description:
     'Search every file in the /memories directory for a word or phrase (literal text, case-insensitive). ' +
@@ -51,7 +63,7 @@ export const memorySearchDefinition = {
     required: ['query'],
     additionalProperties: false,
   },
-} as const;
+};
 
 export interface SearchToolResult {
   content: string;
@@ -59,7 +71,7 @@ export interface SearchToolResult {
 }
 
 export interface MemorySearchTool {
-  readonly definition: typeof memorySearchDefinition;
+  readonly definition: SearchToolDefinition;
   execute(input: unknown): Promise<SearchToolResult>;
 }
 

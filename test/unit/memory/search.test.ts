@@ -1,6 +1,7 @@
 import { link, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { buildGrams, mayContain, queryGrams } from '../../../memory/search/grams.js';
@@ -224,5 +225,8 @@ describe('memory_search tool', () => {
     expect(tool.definition.name).toBe('memory_search');
     expect(tool.definition.input_schema.required).toEqual(['query']);
     expect(JSON.parse(JSON.stringify(tool.definition))).toEqual(tool.definition);
+    // Compiles only if the definition fits the SDK's tool type as is (no cast at the call site).
+    const asSdkTool: BetaToolUnion = tool.definition;
+    expect(asSdkTool).toBe(tool.definition);
   });
 });
