@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore } from '../../../electron/core/create-core.js';
+import { testHost } from '../agent/harness.js';
 import {
   type FakeAnthropic,
   startFakeAnthropic,
@@ -145,6 +147,27 @@ describe('the CLI, two processes, one memory', () => {
     expect(edits[0].keep).toEqual({ type: 'tool_uses', value: 5 });
     expect(edits[1].trigger).toEqual({ type: 'input_tokens', value: 60_000 });
     expect(fake.messageRequests()).toHaveLength(2);
+  });
+
+  it('"ask me" without a terminal refuses the write with a clear tool error', async () => {
+    const askDir = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-ask-'));
+    // The setting is stored in the data dir by the app; set it the same way.
+    const core = await createCore({ dataDir: askDir, host: testHost, env: { HOME: askDir } });
+    core.ctx.settings.set({ memoryWriteMode: 'ask' });
+    await core.close();
+    fake.reset();
+    fake.enqueue(
+      toolUse({ name: 'memory', input: { command: 'create', path: '/memories/asked.md', file_text: 'x\n' } }),
+      text('I could not save that.'),
+    );
+    const r = await run(['--data-dir', askDir, 'Remember x']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('[review] create /memories/asked.md: refused');
+    const result = fake.messageRequests()[1]!.body.messages.at(-1).content[0];
+    expect(result).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(JSON.stringify(result)).toMatch(/no terminal/);
+    await expect(readFile(path.join(askDir, 'memories', 'asked.md'), 'utf8')).rejects.toThrow();
+    await rm(askDir, { recursive: true, force: true });
   });
 
   it('without an API key: one clear line on stderr, exit code 3, no stack', async () => {
