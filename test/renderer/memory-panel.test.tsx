@@ -185,3 +185,27 @@ describe('search', () => {
     expect(await within(panel).findByText('Nothing in memory matches “zebra”.')).toBeTruthy();
   });
 });
+
+describe('a large memory', () => {
+  it('keeps the DOM bounded: 5,000 files render only the rows in view', async () => {
+    const seed: Record<string, string> = {};
+    for (let i = 0; i < 5_000; i++) {
+      seed[
+        `/memories/topic-${String(Math.floor(i / 50)).padStart(3, '0')}/note-${String(i).padStart(5, '0')}.md`
+      ] = `- note ${i}\n`;
+    }
+    const panel = setup(seed);
+    await within(panel).findByRole('listitem', { name: '/memories/topic-000' });
+    const rows = within(panel).getAllByRole('listitem');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(60);
+    // Folders first, then their files, in natural order; the set size tells assistive tech the whole count.
+    expect(rows.slice(0, 3).map((r) => r.getAttribute('aria-label'))).toEqual([
+      '/memories/topic-000',
+      '/memories/topic-000/note-00000.md',
+      '/memories/topic-000/note-00001.md',
+    ]);
+    expect(rows[0]!.getAttribute('aria-setsize')).toBe(String(5_000 + 100));
+    expect(within(panel).getByText('5000 files', { exact: false })).toBeTruthy();
+  });
+});

@@ -3,7 +3,7 @@
 // Long listings are virtualized (only the visible rows are in the DOM), so 5,000 files stay fast.
 import { Button } from '../../components/button';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import type { MemoryEntry } from '../../../shared/channels/memory';
 import { buildTree, type TreeRow } from './tree';
 import { formatAbsolute, formatBytes, formatRelative } from './format';
@@ -11,6 +11,7 @@ import { formatAbsolute, formatBytes, formatRelative } from './format';
 /** Below this many rows everything is rendered (no measuring needed, e.g. in jsdom). */
 export const VIRTUALIZE_ABOVE = 150;
 const ROW_HEIGHT = 52;
+const FALLBACK_RECT = { width: 320, height: 600 };
 
 export interface MemoryTreeProps {
   entries: readonly MemoryEntry[];
@@ -138,7 +139,11 @@ function VirtualRows({ rows, ...props }: { rows: TreeRow[] } & Omit<RowProps, 'r
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
-    initialRect: { width: 320, height: 600 },
+    initialRect: FALLBACK_RECT,
+    // A hidden tab (display: none) or a DOM without layout measures 0×0: keep a screenful of rows
+    // rendered rather than none, so the list never flashes empty when the tab is shown.
+    observeElementRect: (instance, cb) =>
+      observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : FALLBACK_RECT)),
   });
   return (
     <div ref={scrollRef} className="mp-tree-scroll">
