@@ -8,11 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMemory } from '../../memory/index.js';
 import { createMemorySearch, fold } from '../../memory/search/index.js';
-
-export interface BenchTable {
-  title: string;
-  rows: Record<string, string | number>[];
-}
+import type { BenchTable } from '../table.js';
 
 const TOPICS = 20;
 const WORDS = (
