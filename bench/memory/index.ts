@@ -93,7 +93,7 @@ async function workload(systems: Handler[], n: number, k: number): Promise<Rates
     ],
     ['rename', (run, i) => run({ command: 'rename', old_path: fresh(i), new_path: moved(i) }), k],
     ['delete', (run, i) => run({ command: 'delete', path: moved(i) }), k],
-    ['folder view', (run) => run({ command: 'view', path: '/memories' }), Math.max(10, Math.round(k / 10))],
+    ['folder view', (run) => run({ command: 'view', path: '/memories' }), Math.max(6, Math.round(k / 25))],
   ];
   const rates: Rates[] = systems.map(() => ({}));
   for (const [name, op, count] of ops) {
@@ -172,7 +172,8 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const sizes = process.argv.includes('--small') ? [1000] : [1000, 10000];
+  const arg = process.argv.find((a) => a.startsWith('--sizes='));
+  const sizes = arg ? arg.slice('--sizes='.length).split(',').map(Number) : [1000, 10000];
   const table = await run(sizes);
   console.log(table.title);
   console.table(table.rows);

@@ -1,4 +1,4 @@
-import { readFile, writeFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemory, type ChangeEvent } from '../../../memory/index.js';
@@ -156,6 +156,31 @@ describe('startup recovery and external edits', () => {
     expect(await seen).toMatchObject({ actor: 'external', path: '/memories/a.md' });
     const h = await s.memory.history('/memories/a.md');
     expect((await s.memory.diff(h[0]!.id)).after).toBe('changed by an editor');
+  });
+});
+
+describe('watcher on folders', () => {
+  it('notices a folder made outside the app, and later edits inside it', async () => {
+    await s.cleanup();
+    s = await sandbox({ watch: true, watchDebounceMs: 30 });
+    const waitFor = (p: string) =>
+      new Promise<ChangeEvent>((resolve) =>
+        s.memory.onChange((e) => {
+          if (e.actor === 'external' && e.path === p) resolve(e);
+        }),
+      );
+    const first = waitFor('/memories/new/a.md');
+    await mkdir(path.join(s.dataDir, 'memories', 'new'));
+    await writeFile(path.join(s.dataDir, 'memories', 'new', 'a.md'), 'made in a shell');
+    await first;
+    const second = waitFor('/memories/new/b.md');
+    await writeFile(path.join(s.dataDir, 'memories', 'new', 'b.md'), 'second');
+    await second;
+    expect((await s.memory.list()).map((e) => e.path)).toEqual([
+      '/memories/new',
+      '/memories/new/a.md',
+      '/memories/new/b.md',
+    ]);
   });
 });
 

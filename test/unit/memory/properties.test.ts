@@ -227,19 +227,17 @@ describe('race', () => {
             Array.from({ length: n }, (_, i) => `token-${i}`).join('\n'),
           );
           const agentEdits = Array.from({ length: n }, (_, i) =>
-            sched
-              .schedule(Promise.resolve(`agent ${i}`))
-              .then(() =>
-                s.memory.tool.execute(
-                  {
-                    command: 'str_replace',
-                    path: '/memories/shared.md',
-                    old_str: `token-${i}`,
-                    new_str: `done-${i}`,
-                  },
-                  agent,
-                ),
+            sched.schedule(Promise.resolve(`agent ${i}`)).then(() =>
+              s.memory.tool.execute(
+                {
+                  command: 'str_replace',
+                  path: '/memories/shared.md',
+                  old_str: `token-${i}`,
+                  new_str: `done-${i}`,
+                },
+                agent,
               ),
+            ),
           );
           // The user's editor: read, edit, save with the version it read; on conflict, merge and retry.
           const userSave = sched.schedule(Promise.resolve('user')).then(async () => {
