@@ -19,7 +19,7 @@ export {
 
 export interface AttachedSearch {
   search: MemorySearch;
-  /** Stop following the memory's changes. */
+  /** Stop following the memory's changes and stop any scan in progress. */
   detach(): void;
 }
 
@@ -33,5 +33,11 @@ export function createMemorySearch(
     search.invalidate(event.path);
     if (event.newPath) search.invalidate(event.newPath);
   });
-  return { search, detach };
+  return {
+    search,
+    detach: () => {
+      detach();
+      search.close();
+    },
+  };
 }

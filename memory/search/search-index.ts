@@ -68,6 +68,7 @@ export class MemorySearch {
   private built: Promise<void> | undefined;
   private rescanning: Promise<void> | undefined;
   private lastScan = 0;
+  private closed = false;
   private rootReal: Promise<string> | undefined;
 
   constructor(options: SearchOptions) {
@@ -93,6 +94,11 @@ export class MemorySearch {
   async refresh(): Promise<void> {
     await this.warm();
     await this.scan(ROOT);
+  }
+
+  /** Stop: a scan in progress ends at its next step (so a short CLI run does not wait for the index). */
+  close(): void {
+    this.closed = true;
   }
 
   get fileCount(): number {
@@ -178,7 +184,9 @@ export class MemorySearch {
     const stat = await lstat(host).catch(() => undefined);
     if (stat?.isDirectory()) await this.walk(host, modelPath, files);
     else if (stat?.isFile()) files.push({ model: modelPath, host });
+    if (this.closed) return; // a partial walk must not drop what it did not reach
     for (let i = 0; i < files.length; i += READ_BATCH) {
+      if (this.closed) return;
       await Promise.all(files.slice(i, i + READ_BATCH).map((f) => this.update(f.model, f.host, seen)));
     }
     if (stat?.isFile()) {
@@ -193,6 +201,7 @@ export class MemorySearch {
   }
 
   private async walk(dir: string, model: string, out: { model: string; host: string }[]): Promise<void> {
+    if (this.closed) return;
     const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
     const sub: Promise<void>[] = [];
     for (const item of items) {

@@ -152,6 +152,14 @@ describe('MemorySearch', () => {
     expect((await search.search('peanuts', 10)).hits.map((h) => h.path)).toEqual(['/memories/new/deep/x.md']);
   });
 
+  test('close stops a build in progress before it reads the files', async () => {
+    const search = new MemorySearch({ root });
+    const building = search.warm();
+    search.close();
+    await building;
+    expect(search.fileCount).toBeLessThan(3);
+  });
+
   test('the rescan notices files changed behind its back', async () => {
     const search = new MemorySearch({ root, rescanIntervalMs: 0 });
     expect((await search.search('zebra', 10)).hits).toEqual([]);
