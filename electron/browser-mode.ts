@@ -147,3 +147,19 @@ export function closeOnSignals(close: () => Promise<void>, print: (line: string)
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }
+
+/**
+ * A server that keeps running for hours must not die of one forgotten promise: unhandled rejections are
+ * logged and it goes on. An uncaught exception leaves the process in an unknown state, so it is logged
+ * and the server stops gracefully with a one-line message instead of a stack trace.
+ */
+export function guardProcess(mode: BrowserMode): void {
+  process.on('unhandledRejection', (reason) => mode.core.log.error('unhandled rejection', { error: reason }));
+  process.on('uncaughtException', (error) => {
+    mode.core.log.error('uncaught exception', { error });
+    process.stderr.write(
+      `Mnemo hit an unexpected error and is stopping: ${error.message} (details in ${mode.core.log.file})\n`,
+    );
+    void mode.close().finally(() => process.exit(1));
+  });
+}

@@ -6,7 +6,13 @@
 // timeout): requiring the `electron` package may start a blocking download, and the binary may hang.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { announce, closeOnSignals, ensureRendererBuilt, startBrowserMode } from './browser-mode.js';
+import {
+  announce,
+  closeOnSignals,
+  guardProcess,
+  ensureRendererBuilt,
+  startBrowserMode,
+} from './browser-mode.js';
 import { projectRoot } from './core/app-version.js';
 import { resolveDataDir } from './core/data-dir.js';
 import { LAUNCHER_ENV, WINDOW_READY_MARKER } from './launch-signal.js';
@@ -147,6 +153,7 @@ async function main(): Promise<void> {
     print,
   });
   closeOnSignals(mode.close, print);
+  guardProcess(mode);
   announce(mode, print);
 }
 

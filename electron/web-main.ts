@@ -1,6 +1,6 @@
 // `npm run web -- [--data-dir DIR] [--port N]`: browser mode. Prints `Mnemo is ready: http://127.0.0.1:
 // PORT/?token=...` once the server listens; bad flags get the usage and exit code 2.
-import { announce, closeOnSignals, startBrowserMode } from './browser-mode.js';
+import { announce, closeOnSignals, guardProcess, startBrowserMode } from './browser-mode.js';
 import { resolveDataDir } from './core/data-dir.js';
 import { parseWebArgs, WEB_USAGE as USAGE, type WebArgs } from './web-args.js';
 
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     print,
   });
   closeOnSignals(mode.close, print);
+  guardProcess(mode);
   announce(mode, print);
 }
 
