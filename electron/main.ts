@@ -81,7 +81,8 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
-  const store = new ElectronStore({ cwd: dataDir, name: 'config' });
+  // A factory: createCore sets a corrupt config.json aside before electron-store reads it.
+  const store = () => new ElectronStore({ cwd: dataDir, name: 'config' });
   core = await createCore({
     dataDir,
     conf: store,

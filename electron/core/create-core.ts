@@ -25,8 +25,8 @@ export interface CreateCoreOptions {
   version?: string;
   /** Electron plugs in safeStorage here; plain Node keeps the key in a 0600 plain-text file. */
   keyCipher?: KeyCipher;
-  /** Electron passes its electron-store instance (same file: userData/config.json). */
-  conf?: ConfLike;
+  /** Electron passes a factory of its electron-store (same file: userData/config.json). */
+  conf?: ConfLike | (() => ConfLike);
   /** Echo log lines (e.g. to stderr when MNEMO_DEBUG=1). */
   logEcho?: (line: string) => void;
 }

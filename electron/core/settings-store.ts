@@ -24,8 +24,12 @@ export interface SettingsStoreOptions {
   env?: NodeJS.ProcessEnv;
   /** Where a stored key lives; defaults to the plain-text 0600 file DATA_DIR/api-key. */
   vault?: KeyVault;
-  /** Defaults to `new Conf({ cwd: dataDir, configName: 'config' })`. */
-  conf?: ConfLike;
+  /**
+   * Defaults to `new Conf({ cwd: dataDir, configName: 'config' })`. Electron passes a factory that makes
+   * its ElectronStore on the same file; a factory runs after a corrupt file was set aside (a store's
+   * constructor would throw on it).
+   */
+  conf?: ConfLike | (() => ConfLike);
 }
 
 export type FileSettingsStore = SettingsStore & { readonly path: string };
@@ -38,15 +42,17 @@ export function createSettingsStore(options: SettingsStoreOptions): FileSettings
   const { dataDir, log } = options;
   const env = options.env ?? process.env;
   const configPath = path.join(dataDir, `${CONFIG_NAME}.json`);
-  if (!options.conf) setAsideIfCorrupt(configPath, log);
+  if (typeof options.conf !== 'object') setAsideIfCorrupt(configPath, log);
   const conf: ConfLike =
-    options.conf ??
-    new Conf<Record<string, unknown>>({
-      cwd: dataDir,
-      configName: CONFIG_NAME,
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-    });
+    typeof options.conf === 'function'
+      ? options.conf()
+      : (options.conf ??
+        new Conf<Record<string, unknown>>({
+          cwd: dataDir,
+          configName: CONFIG_NAME,
+          configFileMode: 0o600,
+          accessPropertiesByDotNotation: false,
+        }));
   const vault =
     options.vault ??
     createFileKeyVault({

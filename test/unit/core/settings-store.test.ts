@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../shared/channels/settings.js';
 import { createFileKeyVault, type KeyCipher } from '../../../electron/core/key-vault.js';
@@ -47,6 +48,21 @@ describe('settings store', () => {
     const aside = readdirSync(dataDir).filter((f) => f.startsWith('config.corrupt-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(path.join(dataDir, aside[0]!), 'utf8')).toBe('{ not json');
+  });
+
+  it('sets a corrupt file aside before a store factory (Electron: electron-store) reads it', () => {
+    const dataDir = tmp();
+    writeFileSync(path.join(dataDir, 'config.json'), '[1, 2');
+    const s = createSettingsStore({
+      dataDir,
+      env: {},
+      log: createFileLogger({ dataDir }),
+      // Conf's constructor throws on malformed JSON, as electron-store's does.
+      conf: () => new Conf<Record<string, unknown>>({ cwd: dataDir, configName: 'config' }),
+    });
+    expect(s.get()).toEqual(defaultSettings);
+    s.set({ theme: 'dark' });
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8'))).toEqual({ theme: 'dark' });
   });
 
   it('preserves keys it does not own (e.g. the shell window bounds) and reset keeps them', () => {
