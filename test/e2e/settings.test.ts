@@ -35,7 +35,7 @@ describe('first run and settings', () => {
     await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
     await page.reload();
     await shell.ready();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme), poll).toBe('dark');
+    await expect.poll(() => shell.theme(), poll).toBe('dark');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'first-run-dark');
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
@@ -55,7 +55,9 @@ describe('first run and settings', () => {
     expect(await dialog.innerText()).toContain('A key is set (stored by the app).');
     expect(await page.content()).not.toContain(KEY);
     expect(
-      await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+      await page.evaluate<string>(
+        'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })',
+      ),
     ).not.toContain(KEY);
   });
 

@@ -16,16 +16,13 @@ export interface AxeFinding {
 
 export async function seriousViolations(page: Page, include?: string): Promise<AxeFinding[]> {
   source ??= await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-  const loaded = await page.evaluate(
-    () => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined',
-  );
+  // Expressions as strings: this file is compiled without the DOM library (it runs in Node).
+  const loaded = await page.evaluate<boolean>('typeof window.axe !== "undefined"');
   if (!loaded) await page.evaluate(source);
-  const results = await page.evaluate(async (context) => {
-    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<unknown> } }).axe;
-    return (await axe.run(context ?? document, { resultTypes: ['violations'] })) as {
-      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-    };
-  }, include ?? null);
+  const context = include === undefined ? 'document' : JSON.stringify(include);
+  const results = await page.evaluate<{
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  }>(`window.axe.run(${context}, { resultTypes: ['violations'] })`);
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({

@@ -28,6 +28,11 @@ export class ShellPage {
       .waitFor();
   }
 
+  /** The theme applied to the page (<html data-theme>). */
+  theme(): Promise<string | undefined> {
+    return this.page.evaluate<string | undefined>('document.documentElement.dataset.theme');
+  }
+
   conversation(title: string): Locator {
     return this.sidebar.getByRole('listitem').filter({ hasText: title });
   }
@@ -56,10 +61,9 @@ export class ShellPage {
   async setTheme(theme: 'Light' | 'Dark' | 'System'): Promise<void> {
     const dialog = await this.openSettings();
     await dialog.getByRole('radio', { name: theme, exact: true }).check();
-    await this.page.waitForFunction(
-      (t) => t === 'System' || document.documentElement.dataset.theme === t.toLowerCase(),
-      theme,
-    );
+    if (theme !== 'System') {
+      await this.page.waitForFunction(`document.documentElement.dataset.theme === '${theme.toLowerCase()}'`);
+    }
     await this.page.keyboard.press('Escape');
     await this.settingsDialog.waitFor({ state: 'detached' });
   }
