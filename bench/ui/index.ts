@@ -94,6 +94,7 @@ async function streaming(
   worstTaskMs: number;
   chatShift: number;
   allShift: number;
+  shiftedNodes: string;
 }> {
   const words = 1200;
   const body = `${filler(42, words)} END-OF-STREAM`;
@@ -118,6 +119,9 @@ async function streaming(
         longTasks: jank.longTasks.length,
         worstTaskMs: jank.longTasks.length ? Math.max(...jank.longTasks) : 0,
         chatShift: jank.shifts.filter((s) => s.inChat).reduce((n, s) => n + s.value, 0),
+        shiftedNodes: [...new Set(jank.shifts.filter((s) => s.inChat).flatMap((s) => s.nodes))]
+          .slice(0, 4)
+          .join(' '),
         allShift: jank.shifts.reduce((n, s) => n + s.value, 0),
       };
     },
@@ -187,7 +191,7 @@ export async function run(): Promise<BenchTable> {
       {
         case: 'layout shift in the chat while streaming',
         value: round(stream.chatShift * 1000) / 1000,
-        baseline: `page total ${round(stream.allShift * 1000) / 1000}`,
+        baseline: `page total ${round(stream.allShift * 1000) / 1000}${stream.shiftedNodes ? `; moved: ${stream.shiftedNodes}` : ''}`,
         ratio: '-',
         limit: '0',
         ok: stream.chatShift === 0 ? 'yes' : 'NO',

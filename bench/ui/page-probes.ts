@@ -66,14 +66,17 @@ export const START_JANK_PROBE = `(() => {
       if (entry.hadRecentInput) continue;
       const log = document.querySelector('[role="log"]');
       const inChat = (entry.sources ?? []).some((s) => !!s.node && !!log && log.contains(s.node));
-      window.__jank.shifts.push({ value: entry.value, inChat });
+      const nodes = (entry.sources ?? []).map((s) => s.node && s.node.nodeType === 1
+        ? s.node.tagName.toLowerCase() + (s.node.className ? '.' + String(s.node.className).split(' ').join('.') : '')
+        : '#text');
+      window.__jank.shifts.push({ value: entry.value, inChat, nodes });
     }
   }).observe({ type: 'layout-shift' });
 })()`;
 
 export interface JankReport {
   longTasks: number[];
-  shifts: { value: number; inChat: boolean }[];
+  shifts: { value: number; inChat: boolean; nodes: string[] }[];
 }
 export const READ_JANK_PROBE = 'window.__jank';
 
