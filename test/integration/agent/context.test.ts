@@ -57,9 +57,16 @@ describe('native', () => {
     h = await startHarness({ settings: { compactTrigger: 50_000 } });
     await h.core.ctx.memory.create('/memories/preferences.md', '- Likes green tea.\n', { kind: 'user' });
     h.fake.setCompactionSummary('The user pasted a long log and asked about it.');
-    h.fake.enqueue(text('That log looks fine.'), text('Tea it is.'));
+    h.fake.enqueue(text('Noted.'), text('That log looks fine.'), text('Tea it is.'));
+    const pinned = await send(h, 'Pinned fact: my server is called Kestrel.');
+    const firstUser = (await h.core.handlers['conversations.get']({ id: pinned.res.conversationId }, call))
+      .items[0]!;
+    await h.core.handlers['chat.pin'](
+      { conversationId: pinned.res.conversationId, messageId: firstUser.id, pinned: true },
+      call,
+    );
     const big = `Here is my log:\n${'line of a very long log file '.repeat(6_800)}`;
-    const { res, events } = await send(h, big);
+    const { res, events } = await send(h, big, pinned.res.conversationId);
     const [compacted] = of(events, 'context.compacted');
     expect(compacted).toMatchObject({
       strategy: 'native',
@@ -69,12 +76,14 @@ describe('native', () => {
     expect(of(events, 'run.finished')[0]!.status).toBe('done');
 
     const requests = h.fake.messageRequests();
-    const after = requests[1]!.body;
+    const after = requests[2]!.body;
     expect(after.messages[0].role).toBe('assistant');
     expect(after.messages[0].content[0]).toMatchObject({ type: 'compaction', content: compacted!.summary });
     // The memory again, right after the summary, as a view result.
     expect(after.messages[0].content[1]).toMatchObject({ type: 'tool_use', name: 'memory' });
     expect(JSON.stringify(after.messages[1])).toContain('Likes green tea.');
+    // Pinned messages come back after the summary, quoted as data.
+    expect(JSON.stringify(after.messages[1])).toContain('my server is called Kestrel');
     expect(JSON.stringify(after)).not.toContain('line of a very long log file line of');
 
     await send(h, 'What should I drink?', res.conversationId);
@@ -84,7 +93,7 @@ describe('native', () => {
       type: 'text',
       text: 'What should I drink?',
     });
-    expect(validRequests(h.fake)).toBe(3);
+    expect(validRequests(h.fake)).toBe(4);
 
     // After a restart the same history goes out.
     await h.restart();
