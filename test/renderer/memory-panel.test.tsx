@@ -209,3 +209,44 @@ describe('a large memory', () => {
     expect(within(panel).getByText('5000 files', { exact: false })).toBeTruthy();
   });
 });
+
+describe('create, rename and review', () => {
+  it('creates a file from a typed name, then renames it', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(panel).getAllByRole('button', { name: 'New file' })[0]!);
+    let dialog = await screen.findByRole('dialog', { name: 'New memory file' });
+    const input = within(dialog).getByLabelText('Path');
+    fireEvent.change(input, { target: { value: '../etc/passwd' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/without “\.” or “\.\.”/);
+    fireEvent.change(input, { target: { value: 'notes/ideas' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(backend.files.has('/memories/notes/ideas.md')).toBe(true));
+    expect(await within(panel).findByRole('heading', { name: '/memories/notes/ideas.md' })).toBeTruthy();
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Rename' }));
+    dialog = await screen.findByRole('dialog', { name: 'Rename file' });
+    fireEvent.change(within(dialog).getByLabelText('Path'), {
+      target: { value: '/memories/notes/plans.md' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Rename' }));
+    expect(await within(panel).findByRole('heading', { name: '/memories/notes/plans.md' })).toBeTruthy();
+    expect([...backend.files.keys()].sort()).toEqual([
+      '/memories/notes/plans.md',
+      '/memories/preferences.md',
+    ]);
+  });
+
+  it('lists stale files for review', async () => {
+    const panel = setup({
+      '/memories/fresh.md': '- new\n',
+      '/memories/old.md': { content: '- old\n', stale: true, lastReadAt: '2024-01-01T00:00:00Z' },
+    });
+    const review = await within(panel).findByRole('region', { name: 'Stale files' });
+    fireEvent.click(within(review).getByRole('button', { name: /1 file has not been read in a long time/ }));
+    const item = within(review).getByRole('listitem', { name: 'Stale: /memories/old.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Review' }));
+    expect(await within(panel).findByRole('listitem', { name: 'old' })).toBeTruthy();
+  });
+});
