@@ -58,20 +58,14 @@ function reference(tool: BetaLocalFilesystemMemoryTool): Handler {
   };
 }
 
-async function timed(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < count; i++) await op(i);
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return count / seconds;
-}
-
 type Rates = Record<string, number>;
 type Op = (run: Handler, i: number) => Promise<unknown>;
 
 /**
- * The workload: each operation type k times on its own files. The machine is shared and its disk latency
- * drifts, so ours and the reference run interleaved in rounds (alternating who goes first) and each
- * side's time is summed over the rounds; both see the same conditions.
+ * The workload: each operation type `count` times on its own files. The machine is shared and its disk
+ * latency drifts, so ours and the reference alternate operation by operation (who goes first alternates
+ * too), and each side's rate is 1 / its median latency: both see the same conditions, and a burst of
+ * load from elsewhere does not decide the result.
  */
 async function workload(systems: Handler[], n: number, k: number): Promise<Rates[]> {
   const p = (i: number) => `/memories/topic-${i % TOPICS}/note-${i}.md`;
@@ -97,43 +91,46 @@ async function workload(systems: Handler[], n: number, k: number): Promise<Rates
   ];
   const rates: Rates[] = systems.map(() => ({}));
   for (const [name, op, count] of ops) {
-    const rounds = 10;
-    const per = Math.ceil(count / rounds);
-    const seconds = systems.map(() => 0);
-    let done = 0;
-    for (let r = 0; r < rounds && done < count; r++) {
-      const c = Math.min(per, count - done);
-      const order = r % 2 === 0 ? systems.map((_, i) => i) : systems.map((_, i) => systems.length - 1 - i);
+    const latencies: number[][] = systems.map(() => []);
+    for (let i = 0; i < count; i++) {
+      const order = i % 2 === 0 ? systems.map((_, j) => j) : systems.map((_, j) => systems.length - 1 - j);
       for (const sys of order) {
         const t = process.hrtime.bigint();
-        for (let j = 0; j < c; j++) await op(systems[sys]!, done + j);
-        seconds[sys]! += Number(process.hrtime.bigint() - t) / 1e9;
+        await op(systems[sys]!, i);
+        latencies[sys]!.push(Number(process.hrtime.bigint() - t) / 1e9);
       }
-      done += c;
     }
-    seconds.forEach((sec, i) => (rates[i]![name] = count / sec));
+    latencies.forEach((l, j) => (rates[j]![name] = 1 / median(l)));
   }
   return rates;
 }
 
-async function floor(dir: string, k: number): Promise<number> {
-  await fsp.mkdir(dir, { recursive: true });
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The disk's floor for a write: a raw temp file, fsync, rename, nothing else (no checks, no journal). */
+function floorHandler(dir: string): Handler {
   const data = Buffer.from(body(1));
-  return timed(k, async (i) => {
-    const tmp = path.join(dir, `.tmp-${i}`);
+  let i = 0;
+  return async (input) => {
+    if (input.command === 'view') return;
+    const n = i++;
+    const tmp = path.join(dir, `.tmp-${n}`);
     const h = await fsp.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     await h.writeFile(data);
     await h.sync();
     await h.close();
-    await fsp.rename(tmp, path.join(dir, `f-${i}.md`));
-  });
+    await fsp.rename(tmp, path.join(dir, `f-${n % 100}.md`));
+  };
 }
 
 export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<BenchTable> {
   const base = await fsp.mkdtemp('/var/tmp/mnemo-bench-memory-');
   const rows: Record<string, string | number>[] = [];
   try {
-    const diskFloor = await floor(path.join(base, 'floor'), k);
     for (const n of sizes) {
       const oursDir = path.join(base, `ours-${n}`);
       const refDir = path.join(base, `ref-${n}`);
@@ -145,7 +142,13 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
       });
       const refTool = await BetaLocalFilesystemMemoryTool.init(refDir);
       // Alternate who goes first per size so neither always gets the colder cache.
-      const [a, b] = (await workload([ours(memory), reference(refTool)], n, k)) as [Rates, Rates];
+      const floorDir = path.join(base, `floor-${n}`);
+      await fsp.mkdir(floorDir);
+      const [a, b, f] = (await workload(
+        [ours(memory), reference(refTool), floorHandler(floorDir)],
+        n,
+        k,
+      )) as [Rates, Rates, Rates];
       await memory.close();
       for (const op of Object.keys(a)) {
         const isWrite = !op.includes('view');
@@ -155,8 +158,8 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
           'ours ops/s': Math.round(a[op]!),
           'reference ops/s': Math.round(b[op]!),
           'ours / reference': Number((a[op]! / b[op]!).toFixed(2)),
-          'disk floor ops/s': isWrite ? Math.round(diskFloor) : '',
-          'ours / floor': isWrite ? Number((a[op]! / diskFloor).toFixed(2)) : '',
+          'disk floor ops/s': isWrite ? Math.round(f[op]!) : '',
+          'ours / floor': isWrite ? Number((a[op]! / f[op]!).toFixed(2)) : '',
         });
       }
     }
