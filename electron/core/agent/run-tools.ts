@@ -20,8 +20,10 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
     conversationId: s.conversationId,
     conversationTitle: titleOf(state(s)),
     writeMode: s.settings.memoryWriteMode,
-    review: (proposal, toolUseId) =>
-      s.reviews.request(run.runId, run.signal, (reviewId) => {
+    review: async (proposal, toolUseId) => {
+      let id = '';
+      const decision = await s.reviews.request(run.runId, run.signal, (reviewId) => {
+        id = reviewId;
         run.emit({
           type: 'review.request',
           reviewId,
@@ -31,7 +33,12 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
           before: proposal.before,
           after: proposal.after,
         });
-      }),
+      });
+      const outcome =
+        decision.decision === 'approve' ? 'approved' : decision.decision === 'edit' ? 'edited' : 'rejected';
+      if (id) run.emit({ type: 'review.resolved', reviewId: id, outcome });
+      return decision;
+    },
   };
   for (const call of calls) {
     if (run.signal.aborted) {

@@ -46,6 +46,10 @@ describe('ask me', () => {
     const events = await h.finished(res.runId);
     expect(of(events, 'tool.result')[0]).toMatchObject({ isError: false });
     expect(await readFile(memoryFile(h, 'a.md'), 'utf8')).toBe('Alpha\n');
+    expect(of(events, 'review.resolved')[0]).toMatchObject({
+      reviewId: request.reviewId,
+      outcome: 'approved',
+    });
     expect(validRequests(h.fake)).toBe(2);
   });
 
@@ -58,6 +62,7 @@ describe('ask me', () => {
     );
     const events = await h.finished(res.runId);
     expect(of(events, 'tool.result')[0]!.result).toMatch(/user edited/);
+    expect(of(events, 'review.resolved')[0]).toMatchObject({ outcome: 'edited' });
     expect(await readFile(memoryFile(h, 'b.md'), 'utf8')).toBe('Beta, edited by me\n');
     const sent = JSON.stringify(h.fake.messageRequests()[1]!.body.messages.at(-1));
     expect(sent).toContain('Beta, edited by me');
@@ -74,6 +79,7 @@ describe('ask me', () => {
     const result = of(events, 'tool.result')[0]!;
     expect(result.isError).toBe(true);
     expect(result.result).toMatch(/rejected.*not worth keeping/);
+    expect(of(events, 'review.resolved')[0]).toMatchObject({ outcome: 'rejected' });
     await expect(stat(memoryFile(h, 'c.md'))).rejects.toThrow();
     const last = h.fake.messageRequests()[1]!.body.messages.at(-1).content[0];
     expect(last).toMatchObject({ type: 'tool_result', is_error: true });
