@@ -20,10 +20,16 @@ export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EAp
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     handle.fake = await startFakeAnthropic();
-    [handle.browser, handle.app] = await Promise.all([
+    // Settled, not Promise.all: if one fails, the other is still kept so afterAll can close it (a
+    // leaked Chromium or server would keep the test run from ending).
+    const [browser, app] = await Promise.allSettled([
       launchBrowser(),
       startApp({ ...options, baseUrl: handle.fake.url }),
     ]);
+    if (browser.status === 'fulfilled') handle.browser = browser.value;
+    if (app.status === 'fulfilled') handle.app = app.value;
+    if (browser.status === 'rejected') throw browser.reason;
+    if (app.status === 'rejected') throw app.reason;
     handle.open = async (pageOptions) => {
       const opened = await openPage(handle.browser, handle.app.url, pageOptions);
       contexts.push(opened.context);
