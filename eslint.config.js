@@ -28,6 +28,20 @@ export default tseslint.config(
     },
   },
   { files: ['memory/**', 'shared/**', 'electron/core/**', 'renderer/**'], rules: noElectron },
+  // tsconfig.node.json has the DOM lib for the e2e tests' page.evaluate callbacks: keep browser globals out
+  // of the code that runs under plain Node (and of shared/, which must run in both).
+  {
+    files: ['memory/**', 'shared/**', 'electron/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location'].map((name) => ({
+          name,
+          message: 'Browser global in Node code: only renderer/ and page.evaluate callbacks run in a page.',
+        })),
+      ],
+    },
+  },
   {
     files: ['renderer/**/*.{ts,tsx}', 'test/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
