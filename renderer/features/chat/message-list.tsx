@@ -37,7 +37,8 @@ export function MessageList(): ReactElement {
     getItemKey: (i) => items[i]?.id ?? i,
     overscan: 6,
     paddingStart: 24,
-    paddingEnd: 16,
+    // Room for the "thinking" pill under the last message.
+    paddingEnd: 48,
     initialRect: { width: 800, height: 800 },
   });
 
