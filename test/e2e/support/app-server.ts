@@ -70,10 +70,10 @@ export async function startApp(options: StartAppOptions): Promise<AppServer> {
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`browser mode did not print its ready line in time:\n${output}`)),
-      options.timeoutMs ?? 60_000,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`browser mode did not print its ready line in time:\n${output}`));
+    }, options.timeoutMs ?? 60_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = READY.exec(output);
