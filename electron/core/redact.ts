@@ -29,6 +29,12 @@ const CONTENT_FIELDS = new Set([
   'query',
   'body',
   'message_text',
+  'title',
+  'prompt',
+  'system',
+  'messages',
+  'delta',
+  'partial_json',
   'apikey',
   'api_key',
 ]);
