@@ -339,3 +339,48 @@ describe('inline cards', () => {
     expect(backend.callsTo('memory.history')).toEqual([{ path: '/memories/p.md' }]);
   });
 });
+
+describe('a long conversation', () => {
+  it('keeps only the rows near the viewport in the DOM (2,000 messages)', async () => {
+    const offset = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight');
+    // Every row measures 100px in a 800px viewport (jsdom has no layout of its own).
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', { configurable: true, get: () => 100 });
+    try {
+      const conversationId = 'long';
+      backend.conversations.set(conversationId, {
+        summary: {
+          id: conversationId,
+          title: 'Long',
+          createdAt: 'x',
+          updatedAt: 'x',
+          memory: true,
+          messageCount: 2000,
+        },
+        items: Array.from({ length: 2000 }, (_, i) =>
+          i % 2 === 0
+            ? { kind: 'user' as const, id: `u${i}`, text: `Question ${i}`, createdAt: 'x', pinned: false }
+            : {
+                kind: 'assistant' as const,
+                id: `a${i}`,
+                text: `Answer ${i}`,
+                createdAt: 'x',
+                pinned: false,
+                interrupted: false,
+              },
+        ),
+      });
+      await act(() => useChat.getState().open(conversationId));
+      render(<ChatView />);
+      const log = screen.getByRole('log', { name: 'Conversation' });
+      await waitFor(() => expect(within(log).getAllByRole('article').length).toBeGreaterThan(0));
+      const rendered = within(log).getAllByRole('article').length;
+      expect(rendered).toBeLessThan(40);
+      // jsdom cannot scroll, so the window stays at the top: the first rows are there, the last are not.
+      expect(log.textContent).toContain('Question 0');
+      expect(log.textContent).not.toContain('Answer 1999');
+    } finally {
+      if (offset) Object.defineProperty(HTMLElement.prototype, 'offsetHeight', offset);
+      else delete (HTMLElement.prototype as unknown as Record<string, unknown>).offsetHeight;
+    }
+  });
+});
