@@ -116,6 +116,31 @@ describe('the CLI, two processes, one memory', () => {
     expect(JSON.stringify(body.messages)).toContain('Lebanese grill');
   });
 
+  it('prints [compaction] when the local strategy summarizes older turns', async () => {
+    fake.reset();
+    fake.rule((r) =>
+      typeof r.body.system === 'string' && r.body.system.includes('You summarize')
+        ? text('A short summary.')
+        : undefined,
+    );
+    fake.enqueue(text('Summarized and answered.'));
+    const long = `One more question, with context: ${'details '.repeat(800)}`;
+    const r = await run([
+      '--data-dir',
+      dataDir,
+      '--continue',
+      '--context',
+      'local',
+      '--compact-at',
+      '1000',
+      long,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\[compaction\] \d+ messages summarized \(local\)/m);
+    const sent = fake.messageRequests().at(-1)!.body;
+    expect(sent.messages[0].content[0].text).toContain('A short summary.');
+  });
+
   it('--no-memory: no backfill, no memory tools', async () => {
     fake.reset();
     fake.enqueue(text('Hi!'));
