@@ -35,8 +35,16 @@ export default function MarkdownEditor({ initial, label, onChange, onSave }: Mar
   });
 
   useEffect(() => {
+    // CodeMirror injects its styles at runtime. In a document that needs a <style> element, which the
+    // app's Content-Security-Policy (style-src 'self') refuses; in a shadow root it uses constructed
+    // stylesheets, which CSP allows. CSS variables (the theme) still inherit into the shadow root.
+    const shadow = host.current!.shadowRoot ?? host.current!.attachShadow({ mode: 'open' });
+    const parent = document.createElement('div');
+    parent.style.height = '100%';
+    shadow.append(parent);
     const view = new EditorView({
-      parent: host.current!,
+      root: shadow,
+      parent,
       state: EditorState.create({
         doc: initial,
         extensions: [
@@ -61,7 +69,10 @@ export default function MarkdownEditor({ initial, label, onChange, onSave }: Mar
         ],
       }),
     });
-    return () => view.destroy();
+    return () => {
+      view.destroy();
+      parent.remove();
+    };
     // The editor is uncontrolled: `initial` only seeds it (a new key remounts it).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
