@@ -125,6 +125,14 @@ export class ProcessLock {
     });
   }
 
+  /**
+   * Run `task` in the in-process mutex without taking the cross-process lock (readers catching up with the
+   * journal). `stale` is false while we hold the lease: then nobody else can have written.
+   */
+  runLocal<T>(task: (stale: boolean) => Promise<T>): Promise<T> {
+    return this.mutex.run(() => task(!this.release));
+  }
+
   /** Give the lock back now (close, or idle). */
   async releaseNow(): Promise<void> {
     clearTimeout(this.idleTimer);

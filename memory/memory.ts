@@ -406,7 +406,7 @@ export class MemoryStore implements Memory {
   /** Make the cache reflect other processes' journaled changes and pending watcher events. */
   async settle(): Promise<void> {
     await this.watcher?.drain();
-    await this.lock.run((fresh) => (fresh ? this.catchUp() : Promise.resolve()));
+    await this.lock.runLocal((stale) => (stale ? this.catchUp() : Promise.resolve()));
   }
 
   async read(input: string): Promise<FileContent> {

@@ -78,7 +78,7 @@ export function createTool(store: MemoryStore): MemoryTool {
   async function view(p: ParsedPath, range: readonly [number, number] | undefined): Promise<string> {
     const node = store.tree.get(p.segments);
     if (node?.kind === 'dir' && !range) {
-      await store.catchUp();
+      await store.settle();
       const fresh = store.tree.get(p.segments);
       if (fresh?.kind === 'dir') return formatFolder(p.path, fresh, store.limits.viewCapChars);
     }

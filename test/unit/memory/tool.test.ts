@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemory } from '../../../memory/index.js';
 import { agent, sandbox, type Sandbox } from './helpers.js';
 
 let s: Sandbox;
@@ -105,5 +106,52 @@ describe('memory tool', () => {
     expect((await run({ command: 'delete', path: '/memories' })).content).toBe(
       'Error: Cannot delete the /memories directory itself',
     );
+  });
+});
+
+describe('memory tool output limits and forms', () => {
+  it('caps view output and says how to page with view_range', async () => {
+    await s.cleanup();
+    s = await sandbox({ limits: { viewCapChars: 200 } });
+    const text = Array.from({ length: 50 }, (_, i) => `line number ${i + 1}`).join('\n');
+    await run({ command: 'create', path: '/memories/long.md', file_text: text });
+    const v = await run({ command: 'view', path: '/memories/long.md' });
+    expect(v.isError).toBe(false);
+    expect(v.content.length).toBeLessThan(400);
+    const m = /showing lines 1-(\d+) of 50\. Use view_range \[(\d+), -1\] to see the rest/.exec(v.content);
+    expect(m).not.toBeNull();
+    expect(Number(m![2])).toBe(Number(m![1]) + 1);
+    const page = await run({
+      command: 'view',
+      path: '/memories/long.md',
+      view_range: [Number(m![2]), Number(m![2]) + 1],
+    });
+    expect(page.content.split('\n').slice(1)).toEqual([
+      `${String(Number(m![2])).padStart(6)}\tline number ${m![2]}`,
+      `${String(Number(m![2]) + 1).padStart(6)}\tline number ${Number(m![2]) + 1}`,
+    ]);
+  });
+
+  it('accepts the trailing "/" the folder listing prints, for folders only', async () => {
+    await run({ command: 'create', path: '/memories/f/a.md', file_text: 'a' });
+    const v = await run({ command: 'view', path: '/memories/f/' });
+    expect(v.content.split('\n')[0]).toContain('in /memories/f,');
+    expect((await run({ command: 'view', path: '/memories/f/a.md/' })).isError).toBe(true);
+  });
+
+  it('shows a planted link nowhere but lets it be deleted, leaving its target alone', async () => {
+    const { symlink, readFile: rf } = await import('node:fs/promises');
+    await symlink(path.join(s.outside, 'secret.txt'), path.join(s.dataDir, 'memories', 'planted.md'));
+    await s.memory.close(); // planted while the app was closed: the startup scan finds it
+    s.memory = await createMemory({ dataDir: s.dataDir, watch: false });
+    const v = await run({ command: 'view', path: '/memories' });
+    expect(v.content).not.toContain('planted');
+    expect(v.content).toContain('1 link not shown');
+    expect((await s.memory.list()).map((e) => e.path)).toEqual([]);
+    expect(await run({ command: 'delete', path: '/memories/planted.md' })).toEqual({
+      content: 'Successfully deleted /memories/planted.md',
+      isError: false,
+    });
+    expect(await rf(path.join(s.outside, 'secret.txt'), 'utf8')).toBe('outside content\n');
   });
 });
