@@ -22,6 +22,9 @@ export interface HostileCase {
   limits?: Partial<MemoryLimits>;
 }
 
+const inCategory = (category: Category, cases: Omit<HostileCase, 'category'>[]): HostileCase[] =>
+  cases.map((c) => ({ ...c, category }));
+
 const mem = (s: Sandbox, ...p: string[]) => path.join(s.dataDir, 'memories', ...p);
 const seed = (rel: string, text: string) => async (s: Sandbox) => {
   await s.memory.create(rel, text);
@@ -30,7 +33,7 @@ const seed = (rel: string, text: string) => async (s: Sandbox) => {
 const view = (p: unknown) => ({ command: 'view', path: p });
 const create = (p: unknown, t = 'x') => ({ command: 'create', path: p, file_text: t });
 
-const pathCases: HostileCase[] = [
+const pathCases: HostileCase[] = inCategory('paths', [
   {
     name: 'dot-dot traversal',
     tool: view('/memories/../outside/secret.txt'),
@@ -121,7 +124,7 @@ const pathCases: HostileCase[] = [
   },
   { name: 'not a string', tool: view(42), message: /path: must be a string/ },
   { name: 'lone surrogate', tool: create('/memories/\ud800.md'), message: /broken Unicode/ },
-].map((c) => ({ ...c, category: 'paths' as const }));
+]);
 
 const plantDirLink = async (s: Sandbox) => {
   await symlink(s.outside, mem(s, 'evil'));
@@ -133,7 +136,7 @@ const plantHardLink = async (s: Sandbox) => {
   await link(path.join(s.outside, 'secret.txt'), mem(s, 'hard.md'));
 };
 
-const linkCases: HostileCase[] = [
+const linkCases: HostileCase[] = inCategory('links', [
   {
     name: 'read through a linked folder',
     setup: plantDirLink,
@@ -231,7 +234,7 @@ const linkCases: HostileCase[] = [
     },
     message: /symbolic link/,
   },
-].map((c) => ({ ...c, category: 'links' as const }));
+]);
 
 const secretCase = (name: string, value: string, detector: RegExp): HostileCase => ({
   category: 'content',
@@ -332,7 +335,7 @@ const sr = (old_str: unknown, new_str?: unknown) => ({
 });
 const withE = seed('/memories/e.md', 'aaa\nbeta\nbeta gamma\nend');
 
-const editCases: HostileCase[] = [
+const editCases: HostileCase[] = inCategory('edits', [
   { name: 'empty old_str', setup: withE, tool: sr('', 'x'), message: /old_str is empty/ },
   {
     name: 'old_str not found',
@@ -446,9 +449,9 @@ const editCases: HostileCase[] = [
     message: /\/memories\/f is a folder, not a file/,
   },
   { name: 'create the root', tool: create('/memories'), message: /\/memories already exists/ },
-].map((c) => ({ ...c, category: 'edits' as const }));
+]);
 
-const consistencyCases: HostileCase[] = [
+const consistencyCases: HostileCase[] = inCategory('consistency', [
   {
     name: 'stale baseVersion',
     setup: seed('/memories/a.md', 'one'),
@@ -510,9 +513,9 @@ const consistencyCases: HostileCase[] = [
     code: 'exists',
     message: /already exists/,
   },
-].map((c) => ({ ...c, category: 'consistency' as const }));
+]);
 
-const errorCases: HostileCase[] = [
+const errorCases: HostileCase[] = inCategory('errors', [
   {
     name: 'view of a missing file',
     tool: view('/memories/missing.md'),
@@ -558,7 +561,7 @@ const errorCases: HostileCase[] = [
     code: 'invalid_path',
     message: /must start with \/memories\//,
   },
-].map((c) => ({ ...c, category: 'errors' as const }));
+]);
 
 export const hostileCases: HostileCase[] = [
   ...pathCases,
