@@ -13,6 +13,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Inlined so test/unit/shell/settings-file.test.ts can give it a stand-in for `electron`.
+          server: { deps: { inline: ['electron-store'] } },
           testTimeout: 20_000,
         },
       },
