@@ -138,8 +138,8 @@ async function main(): Promise<number> {
     const conversationId = args.continue ? agent.store.list()[0]?.id : undefined;
     return await chat(core, args, conversationId);
   } finally {
+    // Closes the agent too: pending conversation appends are flushed before the process exits.
     await core.close();
-    await getAgent(core.ctx).close();
   }
 }
 

@@ -4,6 +4,7 @@
 import { createMemory } from '../../memory/index.js';
 import { createMemorySearch } from '../../memory/search/index.js';
 import type { Handlers } from '../../shared/contract.js';
+import { closeAgent } from './agent/index.js';
 import { appVersion } from './app-version.js';
 import { createHandlers } from './backend.js';
 import { memoryLimitsOf } from './memory-limits.js';
@@ -91,7 +92,12 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   });
 
   // Run in reverse: stop following changes, then flush and close the memory last.
-  const closers: (() => void | Promise<void>)[] = [() => memory.close(), () => memorySearch.detach()];
+  // The agent closes first: its conversation files flush pending appends after the aborted runs settled.
+  const closers: (() => void | Promise<void>)[] = [
+    () => memory.close(),
+    () => memorySearch.detach(),
+    () => closeAgent(ctx),
+  ];
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {

@@ -16,4 +16,12 @@ export function getAgent(ctx: CoreContext): Agent {
   return agent;
 }
 
+/** Closes the agent of this backend if one was made (a backend that never chatted has nothing to flush). */
+export async function closeAgent(ctx: CoreContext): Promise<void> {
+  const agent = agents.get(ctx);
+  if (!agent) return;
+  agents.delete(ctx);
+  await agent.close();
+}
+
 export { Agent, NO_KEY_MESSAGE } from './agent.js';

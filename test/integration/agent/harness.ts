@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunEvent } from '../../../shared/channels/chat.js';
 import type { Settings } from '../../../shared/channels/settings.js';
-import { getAgent } from '../../../electron/core/agent/index.js';
 import { type Core, createCore } from '../../../electron/core/create-core.js';
 import type { HostServices } from '../../../electron/core/host.js';
 import {
@@ -82,12 +81,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async restart() {
       await harness.core.close();
-      await getAgent(harness.core.ctx).close();
       harness.core = await make();
     },
     async close() {
       await harness.core.close();
-      await getAgent(harness.core.ctx).close();
       if (!options.fake) await fake.close();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
