@@ -1,17 +1,11 @@
 // Navigation, new windows and external links, as plain functions the Electron shell wires to its events.
+import { checkExternalUrl } from '../core/external-url.js';
 import { APP_ORIGIN } from './window-options.js';
 
-/** Only https: URLs with a host and no credentials may leave the app (to the user's browser). */
+/** The https: URL to hand to the system browser, or null (the rule lives in core/external-url.ts). */
 export function safeExternalUrl(raw: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '')
-    return null;
-  return url.toString();
+  const checked = checkExternalUrl(raw);
+  return checked.ok ? checked.url : null;
 }
 
 /** `will-navigate` / `will-redirect`: the app never navigates away from its own origin. */

@@ -6,25 +6,9 @@ import path from 'node:path';
 import type { Handlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
+import { checkExternalUrl } from '../external-url.js';
 
 type Domain = Pick<Handlers, 'app.info' | 'app.openExternal' | 'app.openDataFolder' | 'app.ready'>;
-
-/** The URL to open, or a ContractError: https only, no embedded credentials. */
-export function checkExternalUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ContractError('invalid_request', 'That link is not a valid web address.');
-  }
-  if (parsed.protocol !== 'https:') {
-    throw new ContractError('invalid_request', 'Only https:// links can be opened.');
-  }
-  if (parsed.username !== '' || parsed.password !== '') {
-    throw new ContractError('invalid_request', 'Links with a user name or password are not opened.');
-  }
-  return parsed.href;
-}
 
 export function createAppHandlers(ctx: CoreContext): Domain {
   return {
@@ -36,7 +20,9 @@ export function createAppHandlers(ctx: CoreContext): Domain {
         platform: process.platform,
       }),
     'app.openExternal': async ({ url }) => {
-      const href = checkExternalUrl(url);
+      const checked = checkExternalUrl(url);
+      if (!checked.ok) throw new ContractError('invalid_request', checked.reason);
+      const href = checked.url;
       // Reviewed use of openExternal: checkExternalUrl lets only parsed https: URLs through.
       const opened = await ctx.host.openExternal(href);
       ctx.log.info('open external link', { host: new URL(href).host, opened });
