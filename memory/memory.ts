@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { checkContent, decodeUtf8 } from './content.js';
+import { decodeUtf8 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import {
   atomicWrite,
@@ -29,8 +29,10 @@ import {
 } from './history.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { deletePath, renamePath } from './mutations.js';
+import { createFile, writeFile } from './save.js';
+import { listEntries, preflightNew } from './checks.js';
 import { PathQueue, ProcessLock } from './lock.js';
-import { foldName, joinModel, parseMemoryPath, ROOT, toHost, type ParsedPath } from './paths.js';
+import { joinModel, parseMemoryPath, ROOT, toHost, type ParsedPath } from './paths.js';
 import { recoverAtStartup } from './recovery.js';
 import { loadState, saveState } from './state.js';
 import { createTool } from './tool.js';
@@ -238,41 +240,9 @@ export class MemoryStore implements Memory {
     return { bytes, hash: sha256(bytes), size: bytes.length };
   }
 
-  /**
-   * Before journaling a new file at `p`: every existing parent must be a real folder, and no name may
-   * differ from an existing sibling only by case or Unicode form (they would collide on macOS/Windows).
-   */
-  async preflightNew(p: ParsedPath, ignore?: string): Promise<void> {
-    let host = this.root;
-    let dir = this.tree.root;
-    for (let i = 0; i < p.segments.length; i++) {
-      const seg = p.segments[i]!;
-      const isLast = i === p.segments.length - 1;
-      host = path.join(host, seg);
-      const existing = dir?.children.get(seg);
-      if (!existing && dir) {
-        const folded = foldName(seg);
-        for (const name of dir.children.keys())
-          if (foldName(name) === folded && joinModel([...p.segments.slice(0, i), name]) !== ignore)
-            throw new MemoryError(
-              'invalid_path',
-              `"${seg}" differs only in letter case or Unicode form from the existing "${name}" in ${joinModel(p.segments.slice(0, i))}; ` +
-                'on Windows and macOS they would be the same name. Use the existing name or a different one.',
-            );
-      }
-      if (!isLast) {
-        const st = await lstatOrNull(host);
-        if (st?.isSymbolicLink()) throw linkError(joinModel(p.segments.slice(0, i + 1)), 'symbolic');
-        if (st && !st.isDirectory())
-          throw new MemoryError(
-            'not_a_folder',
-            `${joinModel(p.segments.slice(0, i + 1))} is a file, so it cannot contain other files.`,
-          );
-        if (!st) return;
-      }
-      dir = existing?.kind === 'dir' ? existing : undefined!;
-      if (!dir && !isLast) return;
-    }
+  /** Before journaling a new file at `p`: real parent folders, no case-only collision (checks.ts). */
+  preflightNew(p: ParsedPath, ignore?: string): Promise<void> {
+    return preflightNew(this, p, ignore);
   }
 
   /** The parent folder of `segments` must be reached without any link (else a delete could act outside). */
@@ -365,32 +335,8 @@ export class MemoryStore implements Memory {
 
   // ---- the user API ----
 
-  async list(): Promise<MemoryEntry[]> {
-    await this.settle();
-    const out: MemoryEntry[] = [];
-    const now = this.clock();
-    const walk = (segs: string[]): void => {
-      const node = this.tree.get(segs);
-      if (!node || node.kind !== 'dir') return;
-      for (const name of [...node.children.keys()].sort()) {
-        const child = node.children.get(name)!;
-        if (child.kind === 'other' || name.startsWith('.')) continue;
-        const s = [...segs, name];
-        const p = joinModel(s);
-        const lastRead = this.lastRead.get(p) ?? null;
-        out.push({
-          path: p,
-          kind: child.kind,
-          size: child.kind === 'file' ? child.size : 0,
-          modifiedAt: new Date(child.mtimeMs).toISOString(),
-          lastReadAt: lastRead === null ? null : new Date(lastRead).toISOString(),
-          stale: child.kind === 'file' && this.isStale(p, child.mtimeMs, now),
-        });
-        if (child.kind === 'dir') walk(s);
-      }
-    };
-    walk([]);
-    return out;
+  list(): Promise<MemoryEntry[]> {
+    return listEntries(this);
   }
 
   isStale(p: string, mtimeMs: number, now = this.clock()): boolean {
@@ -421,74 +367,17 @@ export class MemoryStore implements Memory {
     }
   }
 
-  async write(
+  write(
     input: string,
     content: string,
     baseVersion: BaseVersion,
     actor: Actor = { kind: 'user' },
   ): Promise<ChangeResult> {
-    const p = parseMemoryPath(input);
-    if (p.segments.length === 0)
-      throw new MemoryError('not_a_file', `${ROOT} is the memory folder, not a file.`);
-    checkContent(p.path, content, this.limits);
-    return this.guard(p.path, () =>
-      this.exclusive([p.path], async () => {
-        const cur = await this.current(p);
-        const mine = Buffer.from(content, 'utf8');
-        const hash = sha256(mine);
-        if (baseVersion !== 'any' && (baseVersion === null ? cur !== null : cur?.hash !== baseVersion)) {
-          throw new MemoryError(
-            'conflict',
-            cur
-              ? `${p.path} changed since you opened it. Compare both versions and save again.`
-              : `${p.path} was deleted since you opened it.`,
-            {
-              path: p.path,
-              current: cur ? cur.bytes.toString('utf8') : null,
-              currentVersion: cur?.hash ?? null,
-              mine: content,
-            },
-          );
-        }
-        if (!cur) await this.preflightNew(p);
-        this.checkQuota(cur?.size ?? 0, mine.length);
-        const rec = this.record(
-          actor,
-          actor.kind === 'import' ? 'import' : cur ? 'write' : 'create',
-          p.path,
-          cur?.hash ?? null,
-          hash,
-        );
-        const blobs = new Map<string, Buffer>([[hash, mine]]);
-        if (cur) blobs.set(cur.hash, cur.bytes);
-        await this.commitAndPut([rec], blobs, p, mine, hash);
-        this.emitRecord(rec);
-        await this.maybePrune();
-        return { version: hash, journalId: rec.id };
-      }),
-    );
+    return writeFile(this, input, content, baseVersion, actor);
   }
 
-  async create(input: string, content: string, actor: Actor = { kind: 'user' }): Promise<ChangeResult> {
-    const p = parseMemoryPath(input);
-    if (p.segments.length === 0)
-      throw new MemoryError('exists', `${ROOT} already exists (it is the memory folder).`);
-    checkContent(p.path, content, this.limits);
-    return this.guard(p.path, () =>
-      this.exclusive([p.path], async () => {
-        const st = await lstatOrNull(this.hostOf(p.segments));
-        if (st) throw new MemoryError('exists', `File ${p.path} already exists`);
-        await this.preflightNew(p);
-        const mine = Buffer.from(content, 'utf8');
-        const hash = sha256(mine);
-        this.checkQuota(0, mine.length);
-        const rec = this.record(actor, 'create', p.path, null, hash);
-        await this.commitAndPut([rec], new Map([[hash, mine]]), p, mine, hash);
-        this.emitRecord(rec);
-        await this.maybePrune();
-        return { version: hash, journalId: rec.id };
-      }),
-    );
+  create(input: string, content: string, actor: Actor = { kind: 'user' }): Promise<ChangeResult> {
+    return createFile(this, input, content, actor);
   }
 
   async rename(from: string, to: string, actor: Actor = { kind: 'user' }): Promise<{ journalId: string }> {
