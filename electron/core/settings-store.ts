@@ -131,7 +131,8 @@ export function createSettingsStore(options: SettingsStoreOptions): FileSettings
       if (vault.read() !== undefined) {
         return { hasApiKey: true, source: 'stored', insecureStorage: !vault.secure };
       }
-      return { hasApiKey: false, source: 'none', insecureStorage: false };
+      // No key yet: say whether one saved now would be encrypted, so the form can warn before saving.
+      return { hasApiKey: false, source: 'none', insecureStorage: !vault.secure };
     },
   };
 }

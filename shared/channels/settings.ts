@@ -44,7 +44,7 @@ export const apiKeyStatus = z.object({
   hasApiKey: z.boolean(),
   /** env: ANTHROPIC_API_KEY (wins over a stored key); stored: saved by the app. */
   source: z.enum(['env', 'stored', 'none']),
-  /** Set when the key is stored in plain text (no OS keychain): the UI shows a warning. */
+  /** A key stored by the app is (or, with none stored yet, would be) kept unencrypted: no OS keychain. */
   insecureStorage: z.boolean(),
 });
 

@@ -88,6 +88,16 @@ describe('first run', () => {
     await screen.findByRole('textbox', { name: 'Message' });
     expect(backend.callsTo('settings.setApiKey')).toEqual([{ apiKey: 'sk-ant-test-123' }]);
   });
+
+  it('warns before saving when the key would be stored unencrypted (no system keychain)', async () => {
+    backend.settings = {
+      ...backend.settings,
+      apiKey: { hasApiKey: false, source: 'none', insecureStorage: true },
+    };
+    await start();
+    await screen.findByRole('heading', { name: 'Welcome to Mnemo' });
+    expect(screen.getByRole('note').textContent).toContain('not encrypted');
+  });
 });
 
 describe('settings', () => {

@@ -1,10 +1,13 @@
 // Shown while no API key is set: what Mnemo is, and the one thing it needs to start.
 import type { ReactElement } from 'react';
 import { Toaster } from '../../components';
+import { useSettings } from '../../store/settings';
 import { ApiKeyForm } from './api-key-form';
+import { InsecureStorageNote } from './insecure-storage-note';
 import './settings.css';
 
 export function FirstRun(): ReactElement {
+  const insecure = useSettings((s) => s.view?.apiKey.insecureStorage ?? false);
   return (
     <main className="first-run" aria-labelledby="first-run-title">
       <div className="first-run-card">
@@ -19,6 +22,7 @@ export function FirstRun(): ReactElement {
           and export. To start, add your Anthropic API key.
         </p>
         <ApiKeyForm submitLabel="Save and start" autoFocus />
+        {insecure && <InsecureStorageNote />}
       </div>
       <Toaster />
     </main>

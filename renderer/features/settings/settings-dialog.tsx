@@ -5,6 +5,7 @@ import { Button, ConfirmDialog, Dialog, Icon } from '../../components';
 import { formatBytes } from '../../lib/format';
 import { useSettings } from '../../store/settings';
 import { useUi } from '../../store/ui';
+import { InsecureStorageNote } from './insecure-storage-note';
 import { ApiKeyForm } from './api-key-form';
 import { ChoiceSetting, NumberSetting, TextSetting } from './fields';
 import './settings.css';
@@ -51,12 +52,7 @@ function SettingsBody(): ReactElement {
         <p className="settings-status">
           <Icon name={apiKey.hasApiKey ? 'check' : 'alert'} size={14} /> {keyStatus}
         </p>
-        {apiKey.insecureStorage && (
-          <p className="settings-warning" role="note">
-            No system keychain is available, so the stored key is kept in a private file (readable by your
-            user account only), not encrypted.
-          </p>
-        )}
+        {apiKey.insecureStorage && <InsecureStorageNote />}
         <ApiKeyForm submitLabel={apiKey.source === 'stored' ? 'Replace key' : 'Save key'} />
         {apiKey.source === 'stored' && (
           <Button size="sm" variant="ghost" icon="trash" onClick={() => void setApiKey(null)}>

@@ -80,7 +80,7 @@ describe('API key', () => {
   it('is stored in a 0600 file, never in config.json', () => {
     const dataDir = tmp();
     const s = store(dataDir);
-    expect(s.apiKeyStatus()).toEqual({ hasApiKey: false, source: 'none', insecureStorage: false });
+    expect(s.apiKeyStatus()).toEqual({ hasApiKey: false, source: 'none', insecureStorage: true });
     s.setApiKey('sk-ant-stored-key-1');
     expect(s.apiKey()).toBe('sk-ant-stored-key-1');
     expect(s.apiKeyStatus()).toEqual({ hasApiKey: true, source: 'stored', insecureStorage: true });
