@@ -1,6 +1,7 @@
 // Append-only JSONL files, crash-safe: each append is one complete line written and fdatasync'd before it
 // reports success; on load a torn last line (a crash mid-write) is ignored and cut off so the next append
-// starts on a fresh line. Appends to one file are queued so lines never interleave.
+// starts on a fresh line. Appends to one file are queued so lines never interleave; appends that arrive
+// while a write is in flight share the next write and fdatasync.
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -49,16 +50,35 @@ export class JsonlWriter {
 
   private failed: Error | null = null;
 
+  /** Appends waiting for the next write (group commit). */
+  private pending: { data: string; resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  /**
+   * Resolves once the records are written and fdatasync'd. Appends made while a write is in flight are
+   * written together by the next one, with one fdatasync for all (group commit): each still resolves only
+   * once durable, but a fast loop is not held back by one disk sync per message.
+   */
   append(records: unknown[]): Promise<void> {
     const data = records.map((r) => JSON.stringify(r) + '\n').join('');
-    const next = this.queue.then(async () => {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ data, resolve, reject });
+      if (this.pending.length > 1) return; // joins the batch already queued
+      const next = this.queue.then(() => this.writeBatch());
+      this.queue = next.catch(() => undefined);
+    });
+  }
+
+  private async writeBatch(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    try {
       // After a failed write nothing more is appended, so the file stays a prefix of the history.
       if (this.failed) throw this.failed;
       if (this.closed) throw new Error('The conversation was deleted.');
       try {
         clearTimeout(this.idle);
         this.handle ??= await fs.open(this.file, 'a', 0o600);
-        await this.handle.write(data);
+        await this.handle.write(batch.map((b) => b.data).join(''));
         if (this.durable) await this.handle.datasync();
         // An idle conversation does not keep a descriptor open (nor leave one to the garbage collector).
         this.idle = setTimeout(() => void this.closeHandle(), IDLE_CLOSE_MS);
@@ -69,9 +89,11 @@ export class JsonlWriter {
         );
         throw this.failed;
       }
-    });
-    this.queue = next.catch(() => undefined);
-    return next;
+      for (const b of batch) b.resolve();
+    } catch (error) {
+      for (const b of batch) b.reject(error as Error);
+      throw error;
+    }
   }
 
   /** Resolves when every append so far is durable; rejects if one failed. */

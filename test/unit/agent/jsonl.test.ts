@@ -19,6 +19,25 @@ describe('jsonl', () => {
     expect((await readJsonl<{ n: number }>(file)).records.map((r) => r.n)).toEqual([1, 2, 3]);
   });
 
+  it('resolves each of many concurrent appends only once its line is on disk, in order', async () => {
+    const file = path.join(dir, 'many.jsonl');
+    const w = new JsonlWriter(file);
+    const seenOnResolve: number[] = [];
+    await Promise.all(
+      Array.from({ length: 200 }, (_, n) =>
+        w.append([{ n }]).then(async () => {
+          const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+          if (lines.some((l) => (JSON.parse(l) as { n: number }).n === n)) seenOnResolve.push(n);
+        }),
+      ),
+    );
+    await w.close();
+    expect(seenOnResolve).toHaveLength(200);
+    expect((await readJsonl<{ n: number }>(file)).records.map((r) => r.n)).toEqual(
+      Array.from({ length: 200 }, (_, n) => n),
+    );
+  });
+
   it('skips and cuts off a torn last line', async () => {
     const file = path.join(dir, 'b.jsonl');
     await writeFile(file, '{"n":1}\n{"n":2}\n{"n":3');
