@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { childEnv, ROOT, tempDir } from './processes.js';
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  productName: string;
   bin: Record<string, string>;
 };
 const binFile = path.join(ROOT, pkg.bin.mnemo ?? 'missing');
@@ -25,6 +27,7 @@ function exec(file: string, args: string[], env: NodeJS.ProcessEnv) {
 
 describe('the mnemo bin', () => {
   it('points at the compiled CLI, which starts with a node shebang and is executable', () => {
+    expect([pkg.name, pkg.productName]).toEqual(['mnemo', 'Mnemo']);
     expect(pkg.bin.mnemo).toBe('dist/electron/cli.js');
     expect(readFileSync(binFile, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     expect(() => accessSync(binFile, constants.X_OK)).not.toThrow();
