@@ -1,11 +1,12 @@
-// The CLI as a user runs it: separate `node dist/electron/cli.js` processes (built with tsc first) against
+// The CLI as a user runs it: separate `node dist/electron/cli.js` processes (built by `npm test` before
+// vitest; this file never builds, so it cannot race another test file reading dist/) against
 // the fake API started here. Acceptance (issue 4 point 6): process 1 saves a preference with a memory tool
 // call; process 2 starts with that preference backfilled as data, both memory tools offered.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../../electron/core/create-core.js';
 import { testHost } from '../agent/harness.js';
@@ -22,11 +23,35 @@ const cli = path.join(root, 'dist/electron/cli.js');
 let fake: FakeAnthropic;
 let dataDir: string;
 
+/** Sources (under the folders the CLI runs) newer than their compiled file: testing them would test old code. */
+function staleSources(): string[] {
+  const stale: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const out = path.join(root, 'dist', rel.replace(/\.ts$/, '.js'));
+        if (!existsSync(out) || statSync(out).mtimeMs < statSync(path.join(root, rel)).mtimeMs)
+          stale.push(rel);
+      }
+    }
+  };
+  for (const dir of ['electron/core', 'shared', 'memory']) walk(dir);
+  return stale;
+}
+
 beforeAll(async () => {
-  await promisify(execFile)('npx', ['tsc', '-b', 'tsconfig.node.json'], { cwd: root }).catch(() => undefined);
+  const stale = [...(existsSync(cli) ? [] : ['electron/cli.ts']), ...staleSources()];
+  if (stale.length > 0) {
+    throw new Error(
+      `dist/ is older than ${stale.slice(0, 3).join(', ')}${stale.length > 3 ? ' …' : ''}: ` +
+        'run `npm run build:node` first (`npm test` does).',
+    );
+  }
   fake = await startFakeAnthropic();
   dataDir = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-'));
-}, 240_000);
+});
 
 afterAll(async () => {
   await fake?.close();
