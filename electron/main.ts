@@ -18,6 +18,7 @@ import path from 'node:path';
 import ElectronStore from 'electron-store';
 import { createCore, type Core } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
+import { CONFIG_FILE_OPTIONS, CONFIG_NAME } from './core/settings-store.js';
 import { bindIpc, type IpcBinding } from './ipc.js';
 import { signalWindowReady } from './launch-signal.js';
 import { mimeType, resolveAppAsset } from './shell/app-protocol.js';
@@ -82,7 +83,7 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   // A factory: createCore sets a corrupt config.json aside before electron-store reads it.
-  const store = () => new ElectronStore({ cwd: dataDir, name: 'config' });
+  const store = () => new ElectronStore({ cwd: dataDir, name: CONFIG_NAME, ...CONFIG_FILE_OPTIONS });
   core = await createCore({
     dataDir,
     conf: store,

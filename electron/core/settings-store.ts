@@ -35,6 +35,8 @@ export interface SettingsStoreOptions {
 export type FileSettingsStore = SettingsStore & { readonly path: string };
 
 export const CONFIG_NAME = 'config';
+/** File options shared with the desktop app's electron-store, so both write config.json alike. */
+export const CONFIG_FILE_OPTIONS = { configFileMode: 0o600, accessPropertiesByDotNotation: false } as const;
 const settingKeys = Object.keys(settingsSchema.shape) as (keyof Settings)[];
 const patchSchema = settingsSchema.partial().strict();
 
@@ -50,8 +52,7 @@ export function createSettingsStore(options: SettingsStoreOptions): FileSettings
         new Conf<Record<string, unknown>>({
           cwd: dataDir,
           configName: CONFIG_NAME,
-          configFileMode: 0o600,
-          accessPropertiesByDotNotation: false,
+          ...CONFIG_FILE_OPTIONS,
         }));
   const vault =
     options.vault ??
