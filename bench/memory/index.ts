@@ -2,10 +2,12 @@
 // BetaLocalFilesystemMemoryTool, on 1,000 and 10,000 seeded files, beside the disk's floor (a raw temp
 // write + fsync + rename). Data lives on the real disk (/var/tmp), seeded by a raw generator.
 //
-// Fsyncs per write: the reference makes one (the temp file). Ours makes two: the journal append
-// (fdatasync: the change and its content are durable and redoable) and the temp file (fdatasync before the
-// rename, so the renamed file is never empty or torn). The folder fsync is deferred to a checkpoint (about
-// once a second) because recovery redoes any journaled rename that did not reach the disk.
+// Fsyncs per write: the reference makes one (the temp file, or the new file for create). Ours makes two,
+// issued in parallel: the journal append (fdatasync: the change and its content are durable and
+// redoable) and the temp file (fdatasync before the rename, so the renamed file is never empty or torn).
+// The folder fsync is deferred to a checkpoint (about every 5 s) because recovery redoes any journaled
+// rename that did not reach the disk. Rename and delete: the reference makes no fsync at all (so they are
+// not durable when it returns); ours make one, the journal (for delete it holds the deleted content).
 import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -169,7 +171,8 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
   return {
     title:
       'Memory tool: ours vs the SDK reference (BetaLocalFilesystemMemoryTool), same workload, same disk. ' +
-      'Writes: reference 1 fsync, ours 2 (journal + temp file; folder fsync at the next checkpoint).',
+      'Content writes: reference 1 fsync, ours 2 (journal + temp file, in parallel; folder fsync at the next ' +
+      'checkpoint). Rename/delete: reference 0 fsyncs (not durable), ours 1 (the journal). Rates = 1 / median latency.',
     rows,
   };
 }
