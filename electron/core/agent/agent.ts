@@ -152,7 +152,10 @@ export class Agent {
   async userMessage(conversationId: string, text: string): Promise<MessageRecord> {
     const state = this.store.get(conversationId);
     const hasHistory = state.messages.length > 0;
-    const note = hasHistory && state.meta.memory && this.notes ? await this.notes.take(conversationId) : null;
+    const note =
+      hasHistory && state.meta.memory && this.notes
+        ? await this.notes.take(conversationId, state.messages.at(-1)?.at)
+        : null;
     const record: MessageRecord = {
       t: 'msg',
       id: randomUUID(),

@@ -1,6 +1,8 @@
 // Memory backfill: a new conversation starts with the memory index and the files that fit the budget, as
 // an already executed `view` (data in a tool result, not the system prompt); changes by other hands reach
 // the model on its next request; the model's own changes do not come back as news.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../shared/channels/chat.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
@@ -118,6 +120,39 @@ describe('memory backfill', () => {
       'What do I drink?',
     ]);
     expect(validRequests(h.fake)).toBe(3);
+  });
+
+  it('after a restart, tells the model about edits made while the app was closed, once', async () => {
+    h = await startHarness();
+    await h.core.ctx.memory.create('/memories/preferences.md', '- Tea, not coffee.\n', { kind: 'user' });
+    h.fake.enqueue(
+      toolUse({
+        name: 'memory',
+        input: { command: 'create', path: '/memories/own.md', file_text: 'written by the model\n' },
+      }),
+      text('Noted.'),
+    );
+    const first = await send(h, 'Remember something');
+    const conversationId = first.res.conversationId;
+    await h.core.close();
+    // The user edits the file in their own editor while the app is closed.
+    await writeFile(path.join(h.dataDir, 'memories', 'preferences.md'), '- Coffee now, actually.\n');
+    await h.restart();
+
+    h.fake.enqueue(text('Coffee.'));
+    await send(h, 'What do I drink?', conversationId);
+    const resumed = JSON.stringify(h.fake.messageRequests().at(-1)!.body.messages.at(-1).content);
+    expect(resumed).toContain('/memories/preferences.md was changed outside the app');
+    expect(resumed).toContain('Coffee now, actually.');
+    // Neither the model's own write nor what it was already told comes back as news.
+    expect(resumed).not.toContain('/memories/own.md');
+    expect(resumed).not.toContain('created by the user');
+
+    h.fake.enqueue(text('Still coffee.'));
+    await send(h, 'And now?', conversationId);
+    const next = h.fake.messageRequests().at(-1)!.body.messages.at(-1).content;
+    expect(next).toEqual([{ type: 'text', text: 'And now?', cache_control: { type: 'ephemeral' } }]);
+    expect(validRequests(h.fake)).toBe(4);
   });
 
   it('with memory off nothing is loaded and no note is given', async () => {
