@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../../memory/index.js';
 import { crashContent } from './process-worker.js';
-import { buildDist, worker } from './child-process.js';
+import { assertDistFresh, worker } from './child-process.js';
 
 interface Run {
   acked: number[];
@@ -74,9 +74,9 @@ async function verify(
 
 const fileOf = (i: number) => `/memories/f${i % 10}.md`;
 let dataDir: string;
-beforeAll(async () => {
-  await buildDist();
-}, 180_000);
+beforeAll(() => {
+  assertDistFresh();
+});
 afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemory } from '../../../memory/index.js';
-import { buildDist, worker } from './child-process.js';
+import { assertDistFresh, worker } from './child-process.js';
 
 function runWorker(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
@@ -19,9 +19,9 @@ function runWorker(args: string[]): Promise<{ code: number | null; stderr: strin
 
 let dataDir: string;
 beforeAll(async () => {
-  await buildDist();
+  assertDistFresh();
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'mnemo-procs-'));
-}, 180_000);
+});
 afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
