@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { getApi } from './api';
 import { App } from './app';
 import { boot } from './boot';
+import { warmUpMarkdown } from './components/markdown';
 import { errorMessage } from './lib/format';
 import { useSettings } from './store/settings';
 import { applyInitialTheme } from './theme';
@@ -15,6 +16,8 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+
+warmUpMarkdown();
 
 try {
   void boot(getApi());

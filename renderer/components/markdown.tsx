@@ -74,20 +74,79 @@ function CodeBlock({ children }: { children: React.ReactNode }): ReactElement {
 }
 
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [[rehypeHighlight, { detect: false, ignoreMissing: true }]] as const;
 
-/** Renders Markdown; memoised on the text so an unchanged message never re-parses while another streams. */
-export const Markdown = memo(function Markdown({ text, className }: { text: string; className?: string }) {
-  return (
-    <div className={`markdown${className ? ` ${className}` : ''}`}>
-      <ReactMarkdown
-        skipHtml
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins as unknown as never}
-        components={components}
-      >
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+// rehype-highlight builds a new highlight.js instance (registering ~40 grammars, then compiling each one
+// used) every time its attacher runs, and react-markdown runs the attachers on every render: that was
+// most of the cost of opening a long conversation and a long task per streamed delta. One transformer,
+// made on first use, is shared by every render instead.
+let highlightTransform: ReturnType<typeof rehypeHighlight> | null = null;
+function sharedHighlight(): ReturnType<typeof rehypeHighlight> {
+  return (tree, file) => {
+    highlightTransform ??= rehypeHighlight({ detect: false });
+    highlightTransform(tree, file);
+  };
+}
+const rehypePlugins = [sharedHighlight];
+
+// Rendered trees by text, so a message scrolled out of the virtualized list and back (or re-opened) is
+// not parsed again. React elements are immutable descriptions and safe to reuse across mounts.
+const CACHE_SIZE = 300;
+const rendered = new Map<string, ReactElement>();
+function renderMarkdown(text: string): ReactElement {
+  const hit = rendered.get(text);
+  if (hit) {
+    // Refresh its place in the LRU order.
+    rendered.delete(text);
+    rendered.set(text, hit);
+    return hit;
+  }
+  // react-markdown's default export is a synchronous function without hooks, so calling it here is safe.
+  const element = ReactMarkdown({
+    skipHtml: true,
+    remarkPlugins,
+    rehypePlugins,
+    components,
+    children: text,
+  });
+  rendered.set(text, element);
+  if (rendered.size > CACHE_SIZE) rendered.delete(rendered.keys().next().value as string);
+  return element;
+}
+
+const WARM_UP = [
+  '# Warm-up\n\nSome *text* with `code`, a [link](https://example.com) and a list:\n\n- one\n- two\n',
+  ...['ts', 'js', 'python', 'bash', 'json'].map(
+    (lang) => '```' + lang + '\nconst x = { a: "b" }; // 1\n```\n',
+  ),
+].join('\n');
+
+/**
+ * Pays the one-time costs (the highlighter's grammars, the parser's first runs) while the app is idle after
+ * starting, instead of in the first conversation the user opens. The result is thrown away.
+ */
+export function warmUpMarkdown(): void {
+  const run = (): void => {
+    ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: WARM_UP });
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 3000 });
+  else setTimeout(run, 500);
+}
+
+/**
+ * Renders Markdown; memoised on the text so an unchanged message never re-parses while another streams.
+ * `live` (a growing, streamed answer) skips the cache: each intermediate text is seen only once.
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  className,
+  live = false,
+}: {
+  text: string;
+  className?: string;
+  live?: boolean;
+}) {
+  const body = live
+    ? ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: text })
+    : renderMarkdown(text);
+  return <div className={`markdown${className ? ` ${className}` : ''}`}>{body}</div>;
 });

@@ -40,8 +40,15 @@ interface ChatState extends ChatModel {
   newChatMemory: boolean;
   sending: boolean;
   orphans: RunEvent[];
-  /** Load a conversation (null: a fresh, empty chat). Also re-attaches to a run still streaming into it. */
-  open(conversationId: string | null, options?: { memory?: boolean }): Promise<void>;
+  /** A message to scroll to and highlight briefly (a provenance link); the list clears it once shown. */
+  focusMessageId: string | null;
+  /**
+   * Load a conversation (null: a fresh, empty chat). Also re-attaches to a run still streaming into it.
+   * `focus` names a message to bring into view once loaded.
+   */
+  open(conversationId: string | null, options?: { memory?: boolean; focus?: string }): Promise<void>;
+  /** Bring a message of the open conversation into view (null: done). */
+  focusMessage(messageId: string | null): void;
   /** Restore the window's conversation and run after a reload. */
   restore(): Promise<void>;
   /** After a transport reconnect: fetch what the active run emitted meanwhile. */
@@ -158,10 +165,22 @@ export const useChat = create<ChatState>()((set, get) => {
     newChatMemory: true,
     sending: false,
     orphans: [],
+    focusMessageId: null,
+
+    focusMessage(messageId) {
+      set({ focusMessageId: messageId });
+    },
 
     async open(conversationId, options) {
+      const s0 = get();
+      // Already showing it: only scroll to the message (no reload, no flash of the spinner).
+      if (options?.focus && conversationId !== null && s0.conversationId === conversationId && !s0.loading) {
+        set({ focusMessageId: options.focus });
+        return;
+      }
       const token = ++loadToken;
       set({
+        focusMessageId: options?.focus ?? null,
         conversationId,
         items: [],
         runs: {},

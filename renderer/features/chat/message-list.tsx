@@ -2,12 +2,13 @@
 // renders. While the view is at the bottom it follows the stream; scrolling up stops following, and a
 // "Jump to latest" button brings it back.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, Spinner } from '../../components';
 import { selectRunning, useChat, type ChatItem } from '../../store/chat';
 import { ChatItemView } from './chat-item-view';
 
 const FOLLOW_THRESHOLD = 48;
+const HIGHLIGHT_MS = 2400;
 
 function estimate(item: ChatItem | undefined): number {
   switch (item?.kind) {
@@ -35,11 +36,17 @@ export function MessageList(): ReactElement {
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => estimate(items[i]),
     getItemKey: (i) => items[i]?.id ?? i,
-    overscan: 6,
+    // Few rows beyond the viewport: each one is a Markdown render on the way in.
+    overscan: 3,
     paddingStart: 24,
     // Room for the "thinking" pill under the last message.
     paddingEnd: 48,
     initialRect: { width: 800, height: 800 },
+    // Open at the end (where the reader is going) so the first rows rendered and measured are the last
+    // ones, rather than rendering the top of the transcript first and then jumping down.
+    initialOffset: () => items.reduce((sum, item) => sum + estimate(item), 24 + 48),
+    // Measurements settle in the normal React batch instead of one synchronous re-render per row.
+    useFlushSync: false,
   });
 
   const totalSize = virtualizer.getTotalSize();
@@ -62,6 +69,28 @@ export function MessageList(): ReactElement {
     setFollowing(true);
     scrollToEnd();
   }, [lastUserId, scrollToEnd]);
+
+  // A provenance link ("written in ‘Dinner plans’ at 14:02"): scroll to that message, stop following the
+  // stream, and highlight it for a moment.
+  const focusId = useChat((s) => s.focusMessageId);
+  const focusMessage = useChat((s) => s.focusMessage);
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  useLayoutEffect(() => {
+    if (focusId === null) return;
+    // A journal entry names the tool call that wrote (and, when known, the message); either will do.
+    const index = items.findIndex((i) => i.id === focusId || (i.kind === 'tool' && i.toolUseId === focusId));
+    focusMessage(null);
+    if (index < 0) return;
+    followingRef.current = false;
+    setFollowing(false);
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    setHighlighted(items[index]?.id ?? null);
+  }, [focusId, items, focusMessage, virtualizer]);
+  useEffect(() => {
+    if (highlighted === null) return;
+    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlighted]);
 
   // Between sending and the first token (or while a tool runs) say that something is happening.
   const waiting = running && !(lastItem?.kind === 'assistant' && lastItem.streaming);
@@ -95,7 +124,8 @@ export function MessageList(): ReactElement {
                 key={v.key}
                 data-index={v.index}
                 ref={virtualizer.measureElement}
-                className="message-row"
+                className={item.id === highlighted ? 'message-row message-row-focus' : 'message-row'}
+                data-message-id={item.id}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 <ChatItemView item={item} isLastAnswer={item === lastAssistant && v.index > lastUserIndex} />

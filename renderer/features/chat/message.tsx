@@ -140,7 +140,7 @@ export function AssistantMessage({ item, isLast }: { item: AssistantItem; isLast
     <article className="msg msg-assistant" aria-label="Mnemo" aria-busy={item.streaming}>
       <div className="msg-body">
         {item.text ? (
-          <Markdown text={item.text} />
+          <Markdown text={item.text} live={item.streaming} />
         ) : (
           item.streaming && <span className="msg-thinking">Thinking…</span>
         )}

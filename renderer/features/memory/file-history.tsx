@@ -51,7 +51,9 @@ export function Provenance({ entry }: { entry: JournalEntry }) {
           onClick={() =>
             requestOpenConversation({
               conversationId,
-              ...(entry.messageId ? { messageId: entry.messageId } : {}),
+              ...(entry.messageId || entry.toolUseId
+                ? { messageId: entry.messageId ?? entry.toolUseId }
+                : {}),
             })
           }
         >

@@ -7,5 +7,7 @@ export interface OpenConversationDetail {
 }
 
 export function requestOpenConversation(detail: OpenConversationDetail): void {
-  void useChat.getState().open(detail.conversationId);
+  void useChat
+    .getState()
+    .open(detail.conversationId, detail.messageId ? { focus: detail.messageId } : undefined);
 }
