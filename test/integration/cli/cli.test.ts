@@ -202,6 +202,33 @@ describe('the CLI, two processes, one memory', () => {
     expect(fake.messageRequests()).toHaveLength(2);
   });
 
+  it('prints [tool results cleared] when the API clears old tool results; --context off sends no edits', async () => {
+    const clearDir = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-clear-'));
+    const core = await createCore({ dataDir: clearDir, host: testHost, env: { HOME: clearDir } });
+    core.ctx.settings.set({ clearTrigger: 1_000 });
+    const lines = Array.from({ length: 300 }, (_, i) => `apple ${i}: ${'crisp and sweet '.repeat(3)}`);
+    await core.ctx.memory.create('/memories/fruit.md', `${lines.join('\n')}\n`, { kind: 'user' });
+    await core.close();
+    const search = () => toolUse({ name: 'memory_search', input: { query: 'apple', limit: 200 } });
+    fake.reset();
+    fake.enqueue(search(), search(), search(), text('Lots of apples.'));
+    const r = await run(['--data-dir', clearDir, '--keep-tool-results', '1', 'Find apples three times']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\[tool results cleared\] \d+ tool results, about \d+ tokens \(native\)/m);
+
+    fake.reset();
+    fake.enqueue(search(), text('Apples again.'));
+    const off = await run(['--data-dir', clearDir, '--context', 'off', 'Find apples once']);
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toContain('[tool results cleared]');
+    for (const request of fake.messageRequests()) {
+      expect(request.body.context_management).toBeUndefined();
+      expect(request.betas.join(',')).not.toMatch(/context-management|compact/);
+    }
+    expect(fake.messageRequests()).toHaveLength(2);
+    await rm(clearDir, { recursive: true, force: true });
+  });
+
   it('"ask me" without a terminal refuses the write with a clear tool error', async () => {
     const askDir = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-ask-'));
     // The setting is stored in the data dir by the app; set it the same way.
