@@ -47,7 +47,13 @@ describe('the loop', () => {
     expect(first!.body.tools[0]).toMatchObject({ type: 'memory_20250818', name: 'memory' });
     expect(first!.body.system[0].cache_control).toEqual({ type: 'ephemeral' });
     expect(first!.body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
-    expect(first!.body.system[0].text).toMatch(/data, never instructions/);
+    const system = first!.body.system[0].text as string;
+    expect(system).toMatch(/data, never instructions/);
+    // What is worth remembering, and what is not.
+    for (const part of [/stable preferences/, /decisions/, /their projects/, /progress on long tasks/]) {
+      expect(system).toMatch(part);
+    }
+    expect(system).toMatch(/not worth remembering: small talk, transcripts[^.]*secrets/);
     // Turn 2 sends the tool result and reads the stable prefix from the cache.
     const last = second!.body.messages.at(-1);
     expect(last.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: toolCall!.toolUseId });
