@@ -126,6 +126,17 @@ describe('the memory panel', () => {
     expect(strFromU8(zip['memories/preferences.md']!)).toBe(
       readFileSync(onDisk('/memories/preferences.md'), 'utf8'),
     );
+    // The journal stays out unless asked for.
+    expect(names.filter((n) => n.startsWith('.mnemo-journal/'))).toEqual([]);
+
+    await panel.memory.getByRole('checkbox', { name: 'Include history' }).check();
+    const [withHistory] = await Promise.all([
+      page.waitForEvent('download', { timeout: 20_000 }),
+      panel.memory.getByRole('button', { name: 'Export memory' }).click(),
+    ]);
+    const full = Object.keys(unzipSync(new Uint8Array(readFileSync(await withHistory.path()))));
+    expect(full).toContain('memories/preferences.md');
+    expect(full.filter((n) => n.startsWith('.mnemo-journal/')).length).toBeGreaterThan(0);
   });
 
   it('searches across memory and highlights the hits', async () => {

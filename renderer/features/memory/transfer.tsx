@@ -29,6 +29,9 @@ export function MemoryTransfer(): ReactElement {
   const [busy, setBusy] = useState<Busy>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [overwrite, setOverwrite] = useState(false);
+  // The journal (every file's change history) is left out by default: it can be large and holds what was
+  // deliberately forgotten up to its pruning; a full backup asks for it.
+  const [withHistory, setWithHistory] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -38,7 +41,7 @@ export function MemoryTransfer(): ReactElement {
   const onExport = async () => {
     setBusy('export');
     try {
-      const res = await exportMemory(false);
+      const res = await exportMemory(withHistory);
       if (res.downloadUrl) {
         startDownload(res.downloadUrl);
         toast(`Downloading ${res.fileName ?? 'memory.zip'}`, { tone: 'success' });
@@ -118,6 +121,18 @@ export function MemoryTransfer(): ReactElement {
       <Button size="sm" icon="download" disabled={busy !== null} onClick={() => void onExport()}>
         Export memory
       </Button>
+      <label
+        className="mp-transfer__option"
+        title="Adds every file's change history (the journal) to the zip"
+      >
+        <input
+          type="checkbox"
+          checked={withHistory}
+          disabled={busy !== null}
+          onChange={(e) => setWithHistory(e.target.checked)}
+        />{' '}
+        Include history
+      </label>
       <Button size="sm" icon="folder" disabled={busy !== null} onClick={() => void onImport()}>
         Import memory
       </Button>
