@@ -178,7 +178,7 @@ describe('the CLI, two processes, one memory', () => {
     expect(fake.messageRequests()[0]!.body.tools).toBeUndefined();
   });
 
-  it('passes --context, --compact-at, --keep-tool-results and --max-turns to the loop', async () => {
+  it('passes --context, --compact-at, --keep-tool-results, --max-turns and --model to the loop', async () => {
     fake.reset();
     fake.setDefault(() => toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }));
     const r = await run([
@@ -192,6 +192,8 @@ describe('the CLI, two processes, one memory', () => {
       '5',
       '--max-turns',
       '2',
+      '--model',
+      'claude-haiku-5-5',
       'look twice',
     ]);
     expect(r.stdout).toContain('[turn 2] called memory {"command":"view","path":"/memories"}');
@@ -199,7 +201,7 @@ describe('the CLI, two processes, one memory', () => {
     const edits = fake.messageRequests()[0]!.body.context_management.edits;
     expect(edits[0].keep).toEqual({ type: 'tool_uses', value: 5 });
     expect(edits[1].trigger).toEqual({ type: 'input_tokens', value: 60_000 });
-    expect(fake.messageRequests()).toHaveLength(2);
+    expect(fake.messageRequests().map((r) => r.body.model)).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5']);
   });
 
   it('prints [tool results cleared] when the API clears old tool results; --context off sends no edits', async () => {
