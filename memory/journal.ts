@@ -28,6 +28,7 @@ export interface JournalRecord {
   revertOf?: string;
 }
 
+const DSYNC = (constants as { O_DSYNC?: number }).O_DSYNC ?? 0;
 const BLOB_PREFIX = '{"t":"b","h":"';
 const NL = 0x0a;
 
@@ -53,9 +54,11 @@ export class Journal {
 
   private async openHandles(): Promise<void> {
     await this.closeHandles();
+    // O_DSYNC: each append is durable when its write returns (one system call, one thread-pool round
+    // trip, instead of write + fdatasync). Where the flag does not exist, append() calls datasync.
     this.appendFd = await fsp.open(
       this.file,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC,
       FILE_MODE,
     );
     this.readFd = await fsp.open(this.file, constants.O_RDONLY);
@@ -185,7 +188,7 @@ export class Journal {
     const data = Buffer.from(parts.join(''), 'utf8');
     try {
       await this.appendFd!.write(data);
-      await this.appendFd!.datasync();
+      if (!DSYNC) await this.appendFd!.datasync();
     } catch (err) {
       // Never leave half a record for the next append to glue onto.
       await this.appendFd!.truncate(this.size).catch(() => undefined);

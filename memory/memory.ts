@@ -240,6 +240,16 @@ export class MemoryStore implements Memory {
     return { bytes, hash: sha256(bytes), size: bytes.length };
   }
 
+  /**
+   * The hash the cache holds for the file at `segments`, if the cache entry still describes the file
+   * `st` (same size and modification time): saves reading a file we wrote or hashed ourselves.
+   */
+  cachedHash(segments: readonly string[], st: { size: number; mtimeMs: number }): string | undefined {
+    const node = this.tree.get(segments);
+    if (node?.kind !== 'file' || !node.hash) return undefined;
+    return node.size === st.size && node.mtimeMs === st.mtimeMs ? node.hash : undefined;
+  }
+
   /** Before journaling a new file at `p`: real parent folders, no case-only collision (checks.ts). */
   preflightNew(p: ParsedPath, ignore?: string): Promise<void> {
     return preflightNew(this, p, ignore);

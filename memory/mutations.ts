@@ -42,9 +42,14 @@ export async function deletePath(
   return store.guard(p.path, () =>
     store.exclusive([p.path], async () => {
       const host = store.hostOf(p.segments);
-      const st = await lstatOrNull(host);
+      // Independent checks run concurrently (each is a thread-pool round trip); errors keep their order.
+      const [stat, parent] = await Promise.allSettled([
+        lstatOrNull(host),
+        store.assertRealParent(p.segments),
+      ]);
+      const st = settled(stat);
       if (!st) throw new MemoryError('not_found', `The path ${p.path} does not exist`);
-      await store.assertRealParent(p.segments);
+      settled(parent);
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();
       if (st.isDirectory()) {
@@ -57,9 +62,13 @@ export async function deletePath(
         }
         if (records.length === 0) records.push(store.record(actor, 'delete', p.path, null, null, { batch }));
       } else if (st.isFile() && st.nlink === 1) {
-        const { bytes } = await readRegular(host, store.realRoot, p.path);
-        const hash = sha256(bytes);
-        blobs.set(hash, bytes);
+        // The content must be in the journal (restorable); skip reading it when the journal holds it already.
+        let hash = store.cachedHash(p.segments, st);
+        if (!hash || !store.wal.hasBlob(hash)) {
+          const { bytes } = await readRegular(host, store.realRoot, p.path);
+          hash = sha256(bytes);
+          blobs.set(hash, bytes);
+        }
         records.push(store.record(actor, 'delete', p.path, hash, null));
       } else {
         // A planted symbolic or hard link: remove the link itself; nothing outside is read or touched.
@@ -94,17 +103,23 @@ export async function renamePath(
     store.exclusive([src.path, dst.path], async () => {
       const srcHost = store.hostOf(src.segments);
       const dstHost = store.hostOf(dst.segments);
-      const st = await lstatOrNull(srcHost);
+      // Independent checks run concurrently (each is a thread-pool round trip); errors keep their order.
+      const [srcStat, parent, dstStat, preflight] = await Promise.allSettled([
+        lstatOrNull(srcHost),
+        store.assertRealParent(src.segments),
+        lstatOrNull(dstHost),
+        store.preflightNew(dst, src.path),
+      ]);
+      const st = settled(srcStat);
       if (!st) throw new MemoryError('not_found', `The path ${src.path} does not exist`);
-      await store.assertRealParent(src.segments);
+      settled(parent);
       if (st.isSymbolicLink()) throw linkError(src.path, 'symbolic');
       if (st.isFile() && st.nlink > 1) throw linkError(src.path, 'hard');
       if (!st.isFile() && !st.isDirectory())
         throw new MemoryError('link', `${src.path} is not a regular file or folder.`);
       // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
-      if (await lstatOrNull(dstHost))
-        throw new MemoryError('exists', `The destination ${dst.path} already exists`);
-      await store.preflightNew(dst, src.path);
+      if (settled(dstStat)) throw new MemoryError('exists', `The destination ${dst.path} already exists`);
+      settled(preflight);
       const records: JournalRecord[] = [];
       if (st.isDirectory()) {
         const batch = randomBytes(6).toString('hex');
@@ -121,14 +136,19 @@ export async function renamePath(
         if (records.length === 0)
           records.push(store.record(actor, 'rename', src.path, null, null, { newPath: dst.path, batch }));
       } else {
-        const { bytes } = await readRegular(srcHost, store.realRoot, src.path);
-        const hash = sha256(bytes);
+        const hash =
+          store.cachedHash(src.segments, st) ??
+          sha256((await readRegular(srcHost, store.realRoot, src.path)).bytes);
         records.push(store.record(actor, 'rename', src.path, hash, hash, { newPath: dst.path }));
       }
-      await store.commit(records, new Map());
-      const dirHost = await ensureFolders(store.root, dst.segments.slice(0, -1), (n) =>
+      // The destination's folders are made while the journal syncs (an empty folder is harmless if the
+      // journal fails); the rename itself waits for both.
+      const folders = ensureFolders(store.root, dst.segments.slice(0, -1), (n) =>
         joinModel(dst.segments.slice(0, n)),
       );
+      folders.catch(() => undefined); // awaited below; no unhandled rejection while the journal syncs
+      await store.commit(records, new Map());
+      const dirHost = await folders;
       await fsp.rename(srcHost, path.join(dirHost, dst.segments[dst.segments.length - 1]!));
       const node = store.tree.remove(src.segments);
       if (node) store.tree.set(dst.segments, node);
@@ -146,4 +166,10 @@ export async function renamePath(
       return { journalId: first.id };
     }),
   );
+}
+
+/** The value of a settled promise, or its error thrown (checks run together, reported in order). */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
