@@ -171,6 +171,12 @@ export function createFakeBackend(seed: Record<string, string | Partial<FileStat
       return { journalId: record('rename', path, file.content, file.content, { newPath }) };
     },
     'memory.delete': ({ path }) => {
+      const inside = [...files.keys()].filter((p) => p.startsWith(`${path}/`));
+      if (!files.has(path) && inside.length) {
+        // A folder: everything under it goes.
+        for (const p of inside) files.delete(p);
+        return { journalId: record('delete', path, '', null) };
+      }
       const file = need(path);
       files.delete(path);
       return { journalId: record('delete', path, file.content, null) };

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/api';
 import { Toaster } from '../../renderer/components/toaster';
 import { MemoryPanel } from '../../renderer/features/memory';
+import { resetHost } from '../../renderer/features/memory/host';
 import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
@@ -26,6 +27,7 @@ function setup(seed: Parameters<typeof createFakeBackend>[0]) {
 }
 
 beforeEach(() => {
+  resetHost();
   resetMemoryStore();
   useToasts.setState({ toasts: [] });
 });
@@ -153,6 +155,47 @@ describe('delete', () => {
     fireEvent.click(confirm);
     await waitFor(() => expect(backend.files.has('/memories/preferences.md')).toBe(false));
     expect(callsTo(backend, 'memory.forget')).toEqual([{ path: '/memories/preferences.md' }]);
+  });
+});
+
+describe('in Electron (the main side confirms natively)', () => {
+  const electron = () => {
+    backend.impl['app.info'] = () => ({
+      version: '0.0.0',
+      host: 'electron',
+      dataDir: '/d',
+      platform: 'linux',
+    });
+    resetHost();
+  };
+
+  it('"Forget permanently" does not ask a second time in the panel', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    electron();
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Open' }));
+    fireEvent.click(await within(panel).findByRole('button', { name: 'Forget permanently' }));
+    await waitFor(() =>
+      expect(callsTo(backend, 'memory.forget')).toEqual([{ path: '/memories/preferences.md' }]),
+    );
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(await screen.findByText('/memories/preferences.md and its history are gone.')).toBeTruthy();
+  });
+
+  it('deleting a folder goes to the native confirmation; deleting a file still asks in the panel', async () => {
+    const panel = setup({ '/memories/trips/lisbon.md': 'x\n', '/memories/other.md': 'y\n' });
+    electron();
+    const folder = await within(panel).findByRole('listitem', { name: '/memories/trips' });
+    fireEvent.click(within(folder).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(callsTo(backend, 'memory.delete')).toEqual([{ path: '/memories/trips' }]));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    // The Undo toast is still offered.
+    const toast = await screen.findByText('Deleted /memories/trips');
+    expect(within(toast.closest('.toast') as HTMLElement).getByRole('button', { name: 'Undo' })).toBeTruthy();
+
+    const file = await within(panel).findByRole('listitem', { name: '/memories/other.md' });
+    fireEvent.click(within(file).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alertdialog', { name: /Delete other.md/ })).toBeTruthy();
   });
 });
 

@@ -10,6 +10,8 @@ import { Button } from '../../components/button';
 import { toast } from '../../store/toast';
 import { undoAction } from './undo';
 import { MEMORY_ROOT } from './tree';
+import { host } from './host';
+import { useMemoryStore } from '../../store/memory';
 
 type Flow =
   | { kind: 'delete'; path: string }
@@ -51,6 +53,37 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
     }
   };
 
+  const doDelete = async (path: string) => {
+    const journalId = await deleteFile(path);
+    toast(`Deleted ${path}`, {
+      action: undoAction(() => restoreFile(journalId), `Restored ${path}`),
+    });
+  };
+  const doForget = async (path: string) => {
+    await forgetPermanently(path);
+    toast(`${path} and its history are gone.`);
+  };
+
+  // In Electron the main side asks natively before deleting a folder or forgetting a file for good
+  // (memory.delete / memory.forget): asking here as well would ask twice, so go straight to it there.
+  const open = (next: Exclude<Flow, null>) => {
+    const folder =
+      next.kind === 'delete' &&
+      useMemoryStore.getState().entries.some((e) => e.path === next.path && e.kind === 'dir');
+    if (next.kind !== 'forget' && !folder) {
+      setFlow(next);
+      return;
+    }
+    void host().then((kind) => {
+      if (kind !== 'electron') {
+        setFlow(next);
+        return;
+      }
+      const work = next.kind === 'forget' ? doForget(next.path) : doDelete(next.path);
+      work.catch((err: unknown) => toast(errorMessage(err), { tone: 'error' }));
+    });
+  };
+
   let dialogs: ReactNode = null;
   if (flow?.kind === 'delete') {
     const { path } = flow;
@@ -60,14 +93,7 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         confirmLabel="Delete"
         busy={busy}
         onCancel={close}
-        onConfirm={() =>
-          void run(async () => {
-            const journalId = await deleteFile(path);
-            toast(`Deleted ${path}`, {
-              action: undoAction(() => restoreFile(journalId), `Restored ${path}`),
-            });
-          })
-        }
+        onConfirm={() => void run(() => doDelete(path))}
       >
         <p>
           <code>{path}</code> will be removed from memory. You can undo this right after.
@@ -83,12 +109,7 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         busy={busy}
         typeToConfirm={baseName(path)}
         onCancel={close}
-        onConfirm={() =>
-          void run(async () => {
-            await forgetPermanently(path);
-            toast(`${path} and its history are gone.`);
-          })
-        }
+        onConfirm={() => void run(() => doForget(path))}
       >
         <p>
           This erases <code>{path}</code> and every earlier version of it from the history. It cannot be
@@ -119,7 +140,7 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
       />
     );
   }
-  return { open: setFlow, dialogs };
+  return { open, dialogs };
 }
 
 function PathDialog(props: {

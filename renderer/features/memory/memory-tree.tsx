@@ -83,6 +83,11 @@ const Row = memo(function Row({
         <span className="mp-row__meta">
           {row.fileCount} {row.fileCount === 1 ? 'file' : 'files'} · {formatBytes(row.size)}
         </span>
+        <span className="mp-row__actions">
+          <Button size="sm" variant="ghost" className="mp-danger-text" onClick={() => onDelete(row.path)}>
+            Delete
+          </Button>
+        </span>
       </li>
     );
   }

@@ -3,27 +3,17 @@
 // the user sees a preview (added, changed, conflicts, refused) before anything is written.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ResOut } from '../../../shared/contract';
-import { getApi, startDownload, uploadForImport } from '../../api';
+import { startDownload, uploadForImport } from '../../api';
 import { Button } from '../../components/button';
 import { Dialog } from '../../components/dialog';
 import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/format';
 import { applyImport, exportMemory, previewImport } from '../../store/memory';
+import { host } from './host';
 import { toast } from '../../store/toast';
 
 type Preview = NonNullable<ResOut<'memory.importPreview'>['preview']>;
 type Busy = null | 'export' | 'upload' | 'preview' | 'apply';
-
-let hostKind: Promise<string> | null = null;
-function host(): Promise<string> {
-  if (!hostKind) {
-    const api = getApi();
-    hostKind = api['app.info']({})
-      .then((info) => info.host)
-      .catch(() => 'browser');
-  }
-  return hostKind;
-}
 
 export function MemoryTransfer(): ReactElement {
   const [busy, setBusy] = useState<Busy>(null);
