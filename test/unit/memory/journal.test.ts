@@ -193,13 +193,18 @@ describe('last read and staleness', () => {
     await s.memory.create('/memories/b.md', 'b');
     await s.memory.create('/memories/c.md', 'c');
     now += 91 * 86_400_000;
+    const stateFile = path.join(s.dataDir, 'memory-journal', 'state.json');
+    const savedBefore = await readFile(stateFile, 'utf8');
     await s.memory.tool.execute({ command: 'view', path: '/memories/a.md' }, agent);
     s.memory.touchRead(['/memories/b.md', '/etc/passwd']);
+    // Read times are kept in memory and saved lazily: a read does not write the state file.
+    expect(await readFile(stateFile, 'utf8')).toBe(savedBefore);
     // c.md was never read: it counts from its modification time
     expect((await s.memory.stale()).map((e) => e.path)).toEqual(['/memories/c.md']);
     const list = await s.memory.list();
     expect(list.find((e) => e.path === '/memories/a.md')!.lastReadAt).toBe(new Date(now).toISOString());
     await s.memory.flush();
+    expect(JSON.parse(await readFile(stateFile, 'utf8')).files['/memories/b.md'].r).toBe(now);
     await s.memory.close();
     s.memory = await createMemory({ dataDir: s.dataDir, watch: false, clock: () => now });
     expect((await s.memory.list()).find((e) => e.path === '/memories/b.md')!.lastReadAt).toBe(
