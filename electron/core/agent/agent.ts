@@ -190,6 +190,8 @@ export class Agent {
     const state = this.store.get(conversationId);
     const memoryOn = state.meta.memory && this.memory !== null;
     if (memoryOn) this.notes?.follow(conversationId);
+    // The meter reports the settings the run uses, without reading the settings file on every turn.
+    this.runSettings.set(conversationId, settings);
     const session: LoopSession = {
       client,
       store: this.store,
@@ -233,6 +235,7 @@ export class Agent {
             retryable: false,
           });
         }
+        this.runSettings.delete(conversationId);
         this.release(conversationId);
         run.finish(status);
         this.scheduleContext(conversationId);
@@ -242,6 +245,8 @@ export class Agent {
   }
 
   private readonly contextScheduled = new Set<string>();
+  /** The settings of each running run, by conversation. */
+  private readonly runSettings = new Map<string, Settings>();
 
   /** One context.changed per tick and conversation. */
   scheduleContext(conversationId: string): void {
@@ -263,7 +268,7 @@ export class Agent {
 
   async contextUsage(conversationId: string) {
     const state = this.store.get(conversationId);
-    const settings = this.settings();
+    const settings = this.runSettings.get(conversationId) ?? this.settings();
     const acc = this.accounting(conversationId);
     return {
       conversationId,
