@@ -149,3 +149,36 @@ describe.each(['light', 'dark'] as const)('main screens in %s', (theme) => {
     await help.waitFor({ state: 'detached' });
   });
 });
+
+describe('the accessible names issue 5 fixes (point 6), each exactly', () => {
+  it('the chat, the Memory region with its files and facts, and the Activity and Context regions', async () => {
+    const exact = { exact: true };
+    await shell.openConversation('dinner');
+    expect(await page.getByRole('textbox', { name: 'Message', ...exact }).count()).toBe(1);
+    for (const name of ['Send', 'New chat', 'Export memory', 'Import memory']) {
+      expect(await page.getByRole('button', { name, ...exact }).count(), name).toBeGreaterThan(0);
+    }
+    await shell.tab('Memory').click();
+    const memory = page.getByRole('region', { name: 'Memory', ...exact });
+    // Back to the tree if a file is open from the earlier screens.
+    const back = memory.getByRole('button', { name: /Back|All files/ });
+    if (await back.count()) await back.first().click();
+    const file = memory.getByRole('listitem', { name: '/memories/preferences.md', ...exact });
+    await file.waitFor();
+    await file.hover();
+    expect(await file.getByRole('button', { name: 'Delete', ...exact }).count()).toBe(1);
+    await file.getByRole('button', { name: 'Open', ...exact }).click();
+    for (const fact of ['Vegetarian', 'Loves green tea', 'Cooks on Fridays']) {
+      const item = memory.getByRole('listitem', { name: fact, ...exact });
+      await item.waitFor();
+      expect(await item.getByRole('button', { name: 'Forget', ...exact }).count(), fact).toBe(1);
+    }
+    await shell.tab('Activity').click();
+    await page.getByRole('region', { name: 'Activity', ...exact }).waitFor();
+    await shell.tab('Context').click();
+    const context = page.getByRole('region', { name: 'Context', ...exact });
+    await context.waitFor();
+    expect(await context.getByRole('button', { name: 'Compact now', ...exact }).count()).toBe(1);
+    // "Stop" exists only while an answer streams: test/e2e/chat.test.ts presses it by that exact name.
+  });
+});
