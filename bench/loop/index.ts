@@ -28,7 +28,8 @@ export interface BenchTable {
 }
 
 const TURNS = 60;
-const ROUNDS = 8;
+// Many short rounds: on a shared machine a load spike spoils a round or two, not the median.
+const ROUNDS = 12;
 const MODEL = 'claude-sonnet-5-5';
 
 const host: HostServices = {
@@ -161,7 +162,9 @@ export async function run(): Promise<BenchTable> {
     const b = median(bareRates);
     const o = median(ourRates);
     // Rounds alternate, so each ratio compares runs made under the same machine load.
-    const ratio = median(ourRates.map((rate, i) => rate / bareRates[i]!));
+    const ratios = ourRates.map((rate, i) => rate / bareRates[i]!).sort((x, y) => x - y);
+    const ratio = median(ratios);
+    const quartiles = `${ratios[Math.floor(ROUNDS / 4)]!.toFixed(2)}–${ratios[Math.floor((3 * ROUNDS) / 4)]!.toFixed(2)}`;
     return {
       title: `Agent loop turns per second vs a bare SDK streaming loop (fake API, no latency, ${TURNS} turns)`,
       rows: [
@@ -171,6 +174,7 @@ export async function run(): Promise<BenchTable> {
           'turns/s': Number(o.toFixed(1)),
           ratio: Number(ratio.toFixed(2)),
         },
+        { loop: `ratio of ${ROUNDS} rounds, middle half`, 'turns/s': '', ratio: quartiles },
         { loop: 'target', 'turns/s': '', ratio: `>= 0.9 ${ratio >= 0.9 ? 'ok' : 'MISSED'}` },
       ],
     };
