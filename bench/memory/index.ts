@@ -118,13 +118,13 @@ function median(values: number[]): number {
  * A rename or delete: the least a durable one can cost, one ~300-byte record appended and fdatasynced, then
  * one rename (the reference makes no sync at all, so this shows what the one sync alone costs).
  */
-function floorHandler(dir: string): Handler {
+function floorHandler(dir: string): Handler & { close(): Promise<void> } {
   const data = Buffer.from(body(1));
   const record = Buffer.from(JSON.stringify({ t: 'e', pad: 'x'.repeat(280) }) + '\n');
   let log: Promise<fsp.FileHandle> | undefined;
   let i = 0;
   let j = 0;
-  return async (input) => {
+  const handler: Handler = async (input) => {
     if (input.command === 'view') return;
     if (input.command === 'rename' || input.command === 'delete') {
       log ??= fsp.open(
@@ -150,6 +150,7 @@ function floorHandler(dir: string): Handler {
     await h.close();
     await fsp.rename(tmp, path.join(dir, `f-${n % 100}.md`));
   };
+  return Object.assign(handler, { close: async () => (await log)?.close() });
 }
 
 export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<BenchTable> {
@@ -169,11 +170,13 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
       // Alternate who goes first per size so neither always gets the colder cache.
       const floorDir = path.join(base, `floor-${n}`);
       await fsp.mkdir(floorDir);
-      const [a, b, f] = (await workload(
-        [ours(memory), reference(refTool), floorHandler(floorDir)],
-        n,
-        k,
-      )) as [Rates, Rates, Rates];
+      const floor = floorHandler(floorDir);
+      const [a, b, f] = (await workload([ours(memory), reference(refTool), floor], n, k)) as [
+        Rates,
+        Rates,
+        Rates,
+      ];
+      await floor.close();
       await memory.close();
       for (const op of Object.keys(a)) {
         const isWrite = !op.includes('view');
