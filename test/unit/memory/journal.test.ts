@@ -67,6 +67,19 @@ describe('journal', () => {
     expect(await s.memory.deleted()).toEqual([]);
   });
 
+  it('restores what a deleted file held on disk, even after an edit the cache did not see', async () => {
+    await s.memory.create('/memories/e.md', 'as written by the app');
+    // Edited with another program (no watcher here), same size: only the file's mtime tells.
+    const host = path.join(s.dataDir, 'memories', 'e.md');
+    await new Promise((r) => setTimeout(r, 5));
+    await writeFile(host, 'as edited by the user');
+    await s.memory.rename('/memories/e.md', '/memories/f.md');
+    await s.memory.delete('/memories/f.md');
+    const [entry] = await s.memory.deleted();
+    await s.memory.restore(entry!.id);
+    expect((await s.memory.read('/memories/f.md')).content).toBe('as edited by the user');
+  });
+
   it('undoes a folder rename', async () => {
     await s.memory.create('/memories/f/a.md', 'A');
     const r = await s.memory.rename('/memories/f', '/memories/g/h');
