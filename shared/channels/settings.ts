@@ -12,6 +12,8 @@ export const settingsSchema = z.object({
   clearTrigger: z.number().int().min(1_000).max(2_000_000),
   clearKeep: z.number().int().min(0).max(100),
   clearAtLeast: z.number().int().min(0).max(2_000_000),
+  /** Tools whose results native clearing keeps, besides `memory` (always kept: it holds the backfill). */
+  clearExcludeTools: z.array(z.enum(['memory_search'])).max(1),
   /** Compaction trigger; the API's minimum for native compaction is 50,000. */
   compactTrigger: z.number().int().min(1_000).max(2_000_000),
   maxTurns: z.number().int().min(1).max(200),
@@ -31,6 +33,7 @@ export const defaultSettings: Settings = {
   clearTrigger: 100_000,
   clearKeep: 3,
   clearAtLeast: 0,
+  clearExcludeTools: [],
   compactTrigger: 150_000,
   maxTurns: 25,
   backfillBudgetTokens: 4_000,

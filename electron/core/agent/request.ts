@@ -205,8 +205,9 @@ export function contextManagement(settings: Settings): NonNullable<TurnParams['c
         ...(settings.clearAtLeast > 0
           ? { clear_at_least: { type: 'input_tokens', value: settings.clearAtLeast } }
           : {}),
-        // The backfill and the model's own memory reads stay: they are what the memory is for.
-        exclude_tools: ['memory'],
+        // The backfill and the model's own memory reads stay: they are what the memory is for. The user
+        // may keep memory_search results too.
+        exclude_tools: ['memory', ...settings.clearExcludeTools],
       },
       {
         type: 'compact_20260112',

@@ -140,6 +140,7 @@ function SettingsBody(): ReactElement {
           <NumberSetting name="clearTrigger" label="Clear old tool results above" unit="tokens" />
           <NumberSetting name="clearKeep" label="Tool results kept when clearing" />
           <NumberSetting name="clearAtLeast" label="Clear at least" unit="tokens" />
+          <KeepSearchResults />
           <NumberSetting
             name="compactTrigger"
             label="Compact above"
@@ -182,5 +183,21 @@ function SettingsBody(): ReactElement {
         <p>Every setting goes back to its default. Your API key, conversations and memory stay.</p>
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** Native clearing keeps memory reads always; this adds memory_search results (exclude_tools). */
+function KeepSearchResults(): ReactElement {
+  const kept = useSettings((s) => s.view?.settings.clearExcludeTools.includes('memory_search') ?? false);
+  const update = useSettings((s) => s.update);
+  return (
+    <label className="field checkbox-field">
+      <input
+        type="checkbox"
+        checked={kept}
+        onChange={(e) => void update({ clearExcludeTools: e.target.checked ? ['memory_search'] : [] })}
+      />
+      Never clear memory search results
+    </label>
   );
 }

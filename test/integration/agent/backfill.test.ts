@@ -65,6 +65,14 @@ describe('memory backfill', () => {
     expect(validRequests(h.fake)).toBe(1);
   });
 
+  it('keeps memory_search results too when the user excludes that tool from clearing', async () => {
+    h = await startHarness({ settings: { clearExcludeTools: ['memory_search'] } });
+    await send(h, 'Hi');
+    expect(h.fake.messageRequests()[0]!.body.context_management.edits[0]).toMatchObject({
+      exclude_tools: ['memory', 'memory_search'],
+    });
+  });
+
   it('fits the budget: index-like files first, the rest listed in the index only', async () => {
     h = await startHarness({ settings: { backfillBudgetTokens: 300 } });
     const memory = h.core.ctx.memory;
