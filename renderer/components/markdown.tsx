@@ -113,23 +113,27 @@ function renderMarkdown(text: string): ReactElement {
   return element;
 }
 
+// Small pieces, each its own idle task, so the warm-up never becomes a long task itself.
 const WARM_UP = [
   '# Warm-up\n\nSome *text* with `code`, a [link](https://example.com) and a list:\n\n- one\n- two\n',
   ...['ts', 'js', 'python', 'bash', 'json'].map(
     (lang) => '```' + lang + '\nconst x = { a: "b" }; // 1\n```\n',
   ),
-].join('\n');
+];
 
 /**
  * Pays the one-time costs (the highlighter's grammars, the parser's first runs) while the app is idle after
- * starting, instead of in the first conversation the user opens. The result is thrown away.
+ * starting, instead of in the first conversation the user opens. The results are thrown away.
  */
-export function warmUpMarkdown(): void {
+export function warmUpMarkdown(pieces: readonly string[] = WARM_UP): void {
+  const [piece, ...rest] = pieces;
+  if (piece === undefined) return;
   const run = (): void => {
-    ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: WARM_UP });
+    ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: piece });
+    warmUpMarkdown(rest);
   };
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 1000 });
-  else setTimeout(run, 500);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
 }
 
 // A streamed answer re-parses its whole text on each update: at most this often, so that at hundreds of

@@ -46,7 +46,14 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
   const selectId = useId();
 
   useEffect(() => {
-    void loadActivity(conversationId);
+    // The tab stays mounted while hidden: fetch the transcript's calls once the chat has shown the
+    // conversation (the same transcript, possibly large), not in competition with its first paint.
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(() => void loadActivity(conversationId), { timeout: 1000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(() => void loadActivity(conversationId), 0);
+    return () => clearTimeout(timer);
   }, [conversationId]);
 
   const counts = toolCounts(calls);
