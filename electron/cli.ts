@@ -13,7 +13,10 @@ import { createCore } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
 import type { HostServices } from './core/host.js';
 
-const USAGE = `Usage: npm run chat -- [options] "message"
+// Named the way the user ran it: through npm (`npm run chat --`) or as the installed `mnemo` command.
+const COMMAND = process.env.npm_lifecycle_event === 'chat' ? 'npm run chat --' : 'mnemo';
+
+const USAGE = `Usage: ${COMMAND} [options] "message"
 
   --data-dir DIR            where memory and conversations live (default: MNEMO_DATA_DIR, else the app's folder)
   --model M                 the model (default: the app's setting)
