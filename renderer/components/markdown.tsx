@@ -129,6 +129,12 @@ export function warmUpMarkdown(pieces: readonly string[] = WARM_UP): void {
   const [piece, ...rest] = pieces;
   if (piece === undefined) return;
   const run = (): void => {
+    // The highlighter's grammars are registered in a step of their own, before any is compiled.
+    if (!highlightTransform) {
+      highlightTransform = rehypeHighlight({ detect: false });
+      warmUpMarkdown(pieces);
+      return;
+    }
     ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: piece });
     warmUpMarkdown(rest);
   };
