@@ -4,6 +4,7 @@ import { getApi } from './api';
 import { App } from './app';
 import { boot } from './boot';
 import { warmUpMarkdown } from './components/markdown';
+import { warmUpChat } from './features/chat/warm-up';
 import { errorMessage } from './lib/format';
 import { useSettings } from './store/settings';
 import { applyInitialTheme } from './theme';
@@ -17,6 +18,7 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
+warmUpChat();
 warmUpMarkdown();
 
 try {
