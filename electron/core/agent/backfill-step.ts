@@ -3,6 +3,7 @@
 // user tool_result, both kind 'backfill', so the history stays valid and the transcript can show it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import type { CompactedRecord } from '../conversations/records.js';
 import { type Backfill, buildBackfill } from './backfill.js';
 import { viewCall } from './request.js';
 import { type LoopSession, appendEvent, appendMessage, now, state } from './session.js';
@@ -26,12 +27,19 @@ export function pinnedQuote(s: LoopSession): string | null {
   return lines.join('\n');
 }
 
+/** The memory a compaction record gives again after its summary, under a fresh tool_use id. */
+export function compactedMemory(backfill: Backfill | null): Pick<CompactedRecord, 'memory'> {
+  if (!backfill) return {};
+  const { text, files, totalFiles, tokens } = backfill;
+  return { memory: { toolUseId: newToolUseId(), text, files, totalFiles, tokens } };
+}
+
 export async function loadBackfill(s: LoopSession): Promise<Backfill | null> {
   if (!s.memory || !state(s).meta.memory) return null;
   return buildBackfill(s.memory, s.settings.backfillBudgetTokens);
 }
 
-function emitBackfill(s: LoopSession, backfill: Backfill): void {
+export function emitBackfill(s: LoopSession, backfill: Backfill): void {
   s.run.emit({
     type: 'memory.backfill',
     files: backfill.files,

@@ -2,7 +2,7 @@
 // no context_management) and puts the signed block first in place of everything it summarizes (§3b); local
 // runs our own summarizer over the whole conversation. Either way the memory is given again after it.
 import type { CompactedRecord } from '../../conversations/records.js';
-import { loadBackfill, newToolUseId, pinnedQuote } from '../backfill-step.js';
+import { compactedMemory, emitBackfill, loadBackfill, pinnedQuote } from '../backfill-step.js';
 import { classifyError } from '../errors.js';
 import { BETA_COMPACT, BETA_COMPACT_ON_DEMAND, buildRequest } from '../request.js';
 import type { RunStatus } from '../../runs.js';
@@ -62,17 +62,7 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
       encrypted_content: block.encrypted_content,
       ...(block.signature != null ? { signature: block.signature } : {}),
     },
-    ...(backfill
-      ? {
-          memory: {
-            toolUseId: newToolUseId(),
-            text: backfill.text,
-            files: backfill.files,
-            totalFiles: backfill.totalFiles,
-            tokens: backfill.tokens,
-          },
-        }
-      : {}),
+    ...compactedMemory(backfill),
     ...(pinned ? { pinned } : {}),
     tokensBefore,
     tokensAfter: 0,
@@ -97,14 +87,7 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
     tokensBefore,
     tokensAfter,
   });
-  if (backfill) {
-    s.run.emit({
-      type: 'memory.backfill',
-      files: backfill.files,
-      totalFiles: backfill.totalFiles,
-      tokens: backfill.tokens,
-    });
-  }
+  if (backfill) emitBackfill(s, backfill);
   s.contextChanged();
   return 'done';
 }

@@ -6,7 +6,7 @@
 
 import type { CompactedRecord, MessageRecord } from '../../conversations/records.js';
 import { currentCompaction } from '../../conversations/state.js';
-import { loadBackfill, newToolUseId, pinnedQuote } from '../backfill-step.js';
+import { compactedMemory, emitBackfill, loadBackfill, pinnedQuote } from '../backfill-step.js';
 import { estimateBlock } from '../estimate.js';
 import { CLEARED_PLACEHOLDER } from '../request.js';
 import { type LoopSession, appendEvent, now, state } from '../session.js';
@@ -84,17 +84,7 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<boolea
     strategy: 'local',
     lastMessageId: st.messages[cut]!.id,
     summary: result.summary,
-    ...(backfill
-      ? {
-          memory: {
-            toolUseId: newToolUseId(),
-            text: backfill.text,
-            files: backfill.files,
-            totalFiles: backfill.totalFiles,
-            tokens: backfill.tokens,
-          },
-        }
-      : {}),
+    ...compactedMemory(backfill),
     ...(pinned ? { pinned } : {}),
     tokensBefore,
     tokensAfter: 0,
@@ -120,14 +110,7 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<boolea
     tokensBefore,
     tokensAfter,
   });
-  if (backfill) {
-    s.run.emit({
-      type: 'memory.backfill',
-      files: backfill.files,
-      totalFiles: backfill.totalFiles,
-      tokens: backfill.tokens,
-    });
-  }
+  if (backfill) emitBackfill(s, backfill);
   s.contextChanged();
   return true;
 }
