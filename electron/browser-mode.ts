@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from './core/app-version.js';
 import { createCore, type Core } from './core/create-core.js';
+import { resolveDataDir } from './core/data-dir.js';
 import { createBrowserHost } from './core/host-browser.js';
 import { startWebServer, type WebServer } from './web.js';
 
@@ -162,4 +163,25 @@ export function guardProcess(mode: BrowserMode): void {
     );
     void mode.close().finally(() => process.exit(1));
   });
+}
+
+/** The browser-mode face as a whole process: serve, print the URL, stop gracefully on signals. */
+export async function serveBrowserMode(
+  args: { dataDir?: string | undefined; port?: number | undefined },
+  print: (line: string) => void,
+): Promise<void> {
+  const mode = await startBrowserMode({
+    dataDir: resolveDataDir({ flag: args.dataDir }),
+    port: args.port,
+    print,
+  });
+  closeOnSignals(mode.close, print);
+  guardProcess(mode);
+  announce(mode, print);
+}
+
+/** The faces' last line of defence: one line on stderr, never a stack trace. */
+export function exitOnStartFailure(error: unknown): never {
+  process.stderr.write(`Mnemo could not start: ${(error as Error).message ?? String(error)}\n`);
+  process.exit(1);
 }

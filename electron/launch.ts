@@ -6,13 +6,7 @@
 // timeout): requiring the `electron` package may start a blocking download, and the binary may hang.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import {
-  announce,
-  closeOnSignals,
-  guardProcess,
-  ensureRendererBuilt,
-  startBrowserMode,
-} from './browser-mode.js';
+import { ensureRendererBuilt, exitOnStartFailure, serveBrowserMode } from './browser-mode.js';
 import { projectRoot } from './core/app-version.js';
 import { resolveDataDir } from './core/data-dir.js';
 import { LAUNCHER_ENV, WINDOW_READY_MARKER } from './launch-signal.js';
@@ -147,17 +141,7 @@ async function main(): Promise<void> {
     return;
   }
   print(`Could not open the Electron window: ${attempt.reason}. Serving Mnemo in your browser instead.`);
-  const mode = await startBrowserMode({
-    dataDir: resolveDataDir({ flag: args.dataDir }),
-    port: args.port,
-    print,
-  });
-  closeOnSignals(mode.close, print);
-  guardProcess(mode);
-  announce(mode, print);
+  await serveBrowserMode(args, print);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Mnemo could not start: ${(error as Error).message ?? String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);

@@ -1,7 +1,6 @@
 // `npm run web -- [--data-dir DIR] [--port N]`: browser mode. Prints `Mnemo is ready: http://127.0.0.1:
 // PORT/?token=...` once the server listens; bad flags get the usage and exit code 2.
-import { announce, closeOnSignals, guardProcess, startBrowserMode } from './browser-mode.js';
-import { resolveDataDir } from './core/data-dir.js';
+import { exitOnStartFailure, serveBrowserMode } from './browser-mode.js';
 import { parseWebArgs, WEB_USAGE as USAGE, type WebArgs } from './web-args.js';
 
 async function main(): Promise<void> {
@@ -17,17 +16,7 @@ async function main(): Promise<void> {
     return;
   }
   const print = (line: string): void => void process.stdout.write(`${line}\n`);
-  const mode = await startBrowserMode({
-    dataDir: resolveDataDir({ flag: args.dataDir }),
-    port: args.port,
-    print,
-  });
-  closeOnSignals(mode.close, print);
-  guardProcess(mode);
-  announce(mode, print);
+  await serveBrowserMode(args, print);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Mnemo could not start: ${(error as Error).message ?? String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);
