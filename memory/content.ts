@@ -1,7 +1,11 @@
-// Checks on what goes into a file: text only, within the per-file cap, no credentials.
+// Checks on what goes into a file: text only, within the per-file cap, no credentials; and its version.
+import { createHash } from 'node:crypto';
 import { MemoryError } from './errors.js';
 import { detectSecret } from './secrets.js';
 import type { MemoryLimits } from './types.js';
+
+/** A content's version: the sha256 of its bytes, in hex (what a user edit names as its base). */
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** True if the string cannot be encoded as UTF-8 without loss (a lone UTF-16 surrogate). */
 export function hasLoneSurrogate(s: string): boolean {

@@ -5,7 +5,8 @@ import { MemoryError } from './errors.js';
 import { ensureFolders, lstatOrNull } from './fs-safe.js';
 import { saveState } from './state.js';
 import type { JournalRecord } from './journal.js';
-import { sha256, type MemoryStore } from './memory.js';
+import { sha256 } from './content.js';
+import type { MemoryStore } from './memory.js';
 import { isWithin, parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
 import type { Actor, DiffResult, JournalEntry } from './types.js';
 

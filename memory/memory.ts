@@ -1,10 +1,10 @@
 // The memory store: one instance per data folder. Every change goes through `exclusive` (per-path queue,
 // then the commit mutex and the cross-process lock), is journaled durably, and only then applied to the
 // files (README.md: "Durability and recovery").
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { decodeUtf8 } from './content.js';
+import { decodeUtf8, sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import {
   atomicWrite,
@@ -54,7 +54,6 @@ import {
   type MemoryTool,
 } from './types.js';
 
-export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 const DAY_MS = 86_400_000;
 /**
  * How long after a change the folders are fsynced and the journal checkpointed. Until then recovery can

@@ -5,7 +5,8 @@
 //    hold: edits made with another program while the app was closed.
 import { promises as fsp } from 'node:fs';
 import type { JournalRecord } from './journal.js';
-import { sha256, type MemoryStore } from './memory.js';
+import { sha256 } from './content.js';
+import type { MemoryStore } from './memory.js';
 import { ensureFolders } from './fs-safe.js';
 import { joinModel, ROOT } from './paths.js';
 import type { SavedState } from './state.js';

@@ -1,9 +1,9 @@
 // Whole-file saves and creation through the user API (the panel's editor, import). The tool's create
 // goes through createFile too; str_replace and insert live in tool.ts.
-import { checkContent } from './content.js';
+import { checkContent, sha256 } from './content.js';
 import { MemoryError } from './errors.js';
 import { lstatOrNull } from './fs-safe.js';
-import { sha256, type MemoryStore } from './memory.js';
+import type { MemoryStore } from './memory.js';
 import { parseMemoryPath, ROOT } from './paths.js';
 import type { Actor, BaseVersion, ChangeResult } from './types.js';
 

@@ -2,11 +2,10 @@
 // corrected where the reference is wrong (security.md): str_replace counts occurrences in the whole text,
 // multi-line and empty old_str are handled, an omitted new_str means '', and no host path ever leaks.
 import { z } from 'zod';
-import { checkContent, decodeUtf8 } from './content.js';
+import { checkContent, decodeUtf8, sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import { readRegular } from './fs-safe.js';
 import type { MemoryStore } from './memory.js';
-import { sha256 } from './memory.js';
 import { parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
 import type { Actor, MemoryTool, ToolResult } from './types.js';
 import { scanPath } from './tree.js';

@@ -7,7 +7,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
 import { TEMP_PREFIX, readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
-import { sha256, type MemoryStore } from './memory.js';
+import { sha256 } from './content.js';
+import type { MemoryStore } from './memory.js';
 import { joinModel } from './paths.js';
 import { scanPath, type Node } from './tree.js';
 
