@@ -4,26 +4,14 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../shared/channels/chat.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests } from './harness.js';
+import { type Harness, call, startHarness, validRequests, of, send } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-
-async function send(harness: Harness, message: string, conversationId?: string) {
-  const res = await harness.core.handlers['chat.send'](
-    { text: message, memory: true, ...(conversationId ? { conversationId } : {}) },
-    call,
-  );
-  return { res, events: await harness.finished(res.runId) };
-}
 
 describe('memory backfill', () => {
   it('gives the index and file contents as a view result before the first turn', async () => {

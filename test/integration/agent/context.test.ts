@@ -2,27 +2,15 @@
 // compaction block round-tripped and the memory given again after it; local clearing placeholders and
 // local summaries (pinned messages kept); "Compact now" both ways; the context meter.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../shared/channels/chat.js';
 import type { LoggedRequest } from '../../fixtures/fake-anthropic/index.js';
 import { BETA_COMPACT_ON_DEMAND, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests } from './harness.js';
+import { type Harness, call, startHarness, validRequests, of, send } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-
-async function send(harness: Harness, message: string, conversationId?: string) {
-  const res = await harness.core.handlers['chat.send'](
-    { text: message, memory: true, ...(conversationId ? { conversationId } : {}) },
-    call,
-  );
-  return { res, events: await harness.finished(res.runId) };
-}
 
 /** A memory file whose every line matches "apple", so memory_search returns a large result. */
 async function seedApples(harness: Harness): Promise<void> {

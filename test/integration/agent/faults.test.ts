@@ -1,7 +1,6 @@
 // Faults: abort mid-stream and mid-tool, a stalled stream, API errors after the SDK's retries, an error
 // event and a lost connection mid-stream. After each, the history is intact and the next request valid.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../shared/channels/chat.js';
 import {
   connectionReset,
   gate,
@@ -15,16 +14,13 @@ import {
   text,
   toolUse,
 } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests } from './harness.js';
+import { type Harness, call, startHarness, validRequests, of } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
 async function transcript(harness: Harness, id: string) {
   return (await harness.core.handlers['conversations.get']({ id }, call)).items;

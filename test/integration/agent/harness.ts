@@ -115,3 +115,16 @@ export function validRequests(fake: FakeAnthropic): number {
 export function requestText(body: { messages: { content: unknown }[] }): string {
   return JSON.stringify(body.messages);
 }
+
+/** The events of one type, typed. */
+export const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+
+/** Sends a message (a new conversation unless one is named) and waits for its run to finish. */
+export async function send(harness: Harness, message: string, conversationId?: string) {
+  const res = await harness.core.handlers['chat.send'](
+    { text: message, memory: true, ...(conversationId ? { conversationId } : {}) },
+    call,
+  );
+  return { res, events: await harness.finished(res.runId) };
+}

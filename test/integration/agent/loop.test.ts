@@ -3,26 +3,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunEvent } from '../../../shared/channels/chat.js';
 import { maxTokensToolUse, reply, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests } from './harness.js';
+import { type Harness, call, startHarness, validRequests, of, send } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
-
-async function send(harness: Harness, textIn: string, conversationId?: string) {
-  const res = await harness.core.handlers['chat.send'](
-    { text: textIn, memory: true, ...(conversationId ? { conversationId } : {}) },
-    call,
-  );
-  return { res, events: await harness.finished(res.runId) };
-}
 
 describe('the loop', () => {
   it('runs a memory tool call, reports it, writes the file and reads turn 2 from the prompt cache', async () => {

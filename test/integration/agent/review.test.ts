@@ -5,16 +5,13 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunEvent } from '../../../shared/channels/chat.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests } from './harness.js';
+import { type Harness, call, startHarness, validRequests, of } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
-  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
 const create = (file: string, content: string) =>
   toolUse({ name: 'memory', input: { command: 'create', path: `/memories/${file}`, file_text: content } });
