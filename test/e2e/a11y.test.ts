@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
-import { seriousViolations } from './support/axe.js';
+import { expectNoSeriousViolations as expectClean } from './support/axe.js';
 import { useE2EApp } from './support/e2e-app.js';
 import { ChatPage } from './support/pages/chat-page.js';
 import { ShellPage } from './support/pages/shell-page.js';
@@ -74,9 +74,8 @@ beforeAll(async () => {
   await chat.stopButton.waitFor({ state: 'hidden' });
 });
 
-async function expectNoSeriousViolations(label: string): Promise<void> {
-  const found = await seriousViolations(page);
-  expect(found, `${label}: ${JSON.stringify(found, null, 2)}`).toEqual([]);
+function expectNoSeriousViolations(label: string): Promise<void> {
+  return expectClean(page, label);
 }
 
 describe.each(['light', 'dark'] as const)('main screens in %s', (theme) => {

@@ -71,14 +71,3 @@ export function invoke(app: AppServer, channel: string, payload: unknown): Promi
     });
   });
 }
-
-/** Runs axe-core (from node_modules) in the page and returns the serious and critical violations. */
-export async function axeViolations(page: Page, axeSource: string, include: string): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate(
-    `axe.run(${JSON.stringify(include)}, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))`,
-  )) as { id: string; impact: string; nodes: string[] }[];
-  return result
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact}: ${v.id} at ${v.nodes.join(', ')}`);
-}

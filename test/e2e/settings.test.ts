@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../fixtures/fake-anthropic/index.js';
-import { seriousViolations } from './support/axe.js';
+import { expectNoSeriousViolations } from './support/axe.js';
 import { useE2EApp } from './support/e2e-app.js';
 import { ChatPage } from './support/pages/chat-page.js';
 import { ShellPage } from './support/pages/shell-page.js';
@@ -30,13 +30,13 @@ describe('first run and settings', () => {
   it('shows the first-run screen while no key is set, accessible in light and dark', async () => {
     expect(await shell.firstRunHeading.isVisible()).toBe(true);
     expect(await chat.messageBox.count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoSeriousViolations(page, 'first run (light)');
     await screenshot(page, 'first-run-light');
     await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
     await page.reload();
     await shell.ready();
     await expect.poll(() => shell.theme(), poll).toBe('dark');
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoSeriousViolations(page, 'first run (dark)');
     await screenshot(page, 'first-run-dark');
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
   });
