@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { catchUp } from './catch-up.js';
 import { decodeUtf8, sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import {
@@ -36,7 +37,7 @@ import { joinModel, parseMemoryPath, ROOT, toHost, type ParsedPath } from './pat
 import { recoverAtStartup } from './recovery.js';
 import { loadState, saveState } from './state.js';
 import { createTool } from './tool.js';
-import { scanDir, scanPath, Tree, type FileNode } from './tree.js';
+import { scanDir, Tree, type FileNode } from './tree.js';
 import { Watcher } from './watcher.js';
 import {
   defaultLimits,
@@ -145,47 +146,10 @@ export class MemoryStore implements Memory {
     if (this.closed) return Promise.reject(new MemoryError('closed', 'The memory store is closed.'));
     return this.queue.run(paths, () =>
       this.lock.run(async (fresh) => {
-        if (fresh) await this.catchUp();
+        if (fresh) await catchUp(this);
         return task();
       }),
     );
-  }
-
-  /** Apply changes other processes journaled since we last looked (their files are already on disk). */
-  async catchUp(): Promise<void> {
-    const news = await this.wal.catchUp();
-    if (news === 'reloaded') {
-      const scanned = await scanDir(this.root, false);
-      if (scanned) this.tree.set([], scanned);
-      await this.rehashUnknown();
-      return;
-    }
-    for (const r of news) {
-      for (const p of [r.path, r.newPath]) {
-        if (!p) continue;
-        const segs = p === ROOT ? [] : p.slice(ROOT.length + 1).split('/');
-        const node = await scanPath(this.hostOf(segs));
-        if (node) {
-          if (node.kind === 'file' && (p === r.newPath || !r.newPath) && r.after) node.hash = r.after;
-          this.tree.set(segs, node);
-        } else this.tree.remove(segs);
-      }
-      await this.rehashUnknown();
-      this.emitRecord(r);
-    }
-  }
-
-  /** Fill in hashes the tree lacks (after a rescan). */
-  async rehashUnknown(): Promise<void> {
-    for (const f of this.tree.files()) {
-      if (f.node.hash) continue;
-      try {
-        const { bytes } = await readRegular(this.hostOf(f.segments), this.rootReal, joinModel(f.segments));
-        f.node.hash = sha256(bytes);
-      } catch {
-        // unreadable (raced away, or a link): left without a hash, compared by size on the next scan
-      }
-    }
   }
 
   record(
@@ -361,7 +325,7 @@ export class MemoryStore implements Memory {
   /** Make the cache reflect other processes' journaled changes and pending watcher events. */
   async settle(): Promise<void> {
     await this.watcher?.drain();
-    await this.lock.runLocal((stale) => (stale ? this.catchUp() : Promise.resolve()));
+    await this.lock.runLocal((stale) => (stale ? catchUp(this) : Promise.resolve()));
   }
 
   async read(input: string): Promise<FileContent> {

@@ -4,13 +4,13 @@
 // 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
 //    hold: edits made with another program while the app was closed.
 import { promises as fsp } from 'node:fs';
+import { rehashUnknown } from './catch-up.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
 import type { MemoryStore } from './memory.js';
-import { ensureFolders } from './fs-safe.js';
+import { ensureFolders, readRegular } from './fs-safe.js';
 import { joinModel, ROOT } from './paths.js';
 import type { SavedState } from './state.js';
-import { readRegular } from './fs-safe.js';
 
 const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
 
@@ -51,7 +51,7 @@ export async function recoverAtStartup(store: MemoryStore, state: SavedState): P
     const s = state.files[joinModel(f.segments)];
     if (s?.h && s.s === f.node.size && s.m === f.node.mtimeMs) f.node.hash = s.h;
   }
-  await store.rehashUnknown();
+  await rehashUnknown(store);
 
   for (const r of store.wal.entries.slice(store.wal.unsettledFrom)) await redo(store, r);
 

@@ -2,6 +2,7 @@
 // corrected where the reference is wrong (security.md): str_replace counts occurrences in the whole text,
 // multi-line and empty old_str are handled, an omitted new_str means '', and no host path ever leaks.
 import { z } from 'zod';
+import { catchUp } from './catch-up.js';
 import { checkContent, decodeUtf8, sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import { readRegular } from './fs-safe.js';
@@ -144,7 +145,7 @@ export function createTool(store: MemoryStore): MemoryTool {
           if (store.tree.get(trimmed.segments)?.kind === 'dir') raw = trimmed.path;
         }
         const p = parseMemoryPath(raw);
-        if (p.segments.length > 0 && !store.tree.get(p.segments)) await store.catchUp();
+        if (p.segments.length > 0 && !store.tree.get(p.segments)) await catchUp(store);
         return view(p, cmd.view_range ?? undefined);
       }
       case 'create': {

@@ -5,6 +5,7 @@
 // if watching is not possible, a slow poll of the whole tree replaces it.
 import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
+import { catchUp } from './catch-up.js';
 import { TEMP_PREFIX, readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
@@ -129,7 +130,7 @@ export class Watcher {
   private async reconcile(rels: string[]): Promise<void> {
     const store = this.store;
     await store.lock.run(async (fresh) => {
-      if (fresh) await store.catchUp();
+      if (fresh) await catchUp(store);
       const tops = rels.includes('') ? [[]] : rels.map((r) => r.split(path.sep).filter(Boolean));
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();
