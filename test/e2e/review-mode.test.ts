@@ -1,5 +1,6 @@
 // "Ask me" mode end to end (issue 5, point 3): the run pauses at each memory write with a review card;
-// Approve writes the file (and the panel shows it), Reject writes nothing and the model is told so.
+// Approve writes the file (and the panel shows it), Edit writes the user's text instead of the model's,
+// Reject writes nothing; each time the model is told the outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,36 @@ describe('"ask me" review mode', () => {
     expect(result?.is_error ?? false).toBe(false);
     expect(JSON.stringify(result?.content)).not.toMatch(/rejected/);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('Edit writes the text the user changed, and the model is told what the file now holds', async () => {
+    const { page } = await e2e.open();
+    const chat = new ChatPage(page);
+    const panel = new MemoryPanelPage(page);
+    const id = 'toolu_review_edit_000000000';
+    e2e.fake.enqueue(
+      toolUse({
+        id,
+        name: 'memory',
+        input: { command: 'create', path: '/memories/drinks.md', file_text: '- Likes coffee\n' },
+      }),
+      text('Noted your drinks.'),
+    );
+    await chat.send('I like tea, not coffee. Remember my drinks.');
+    const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
+    await card.getByRole('button', { name: 'Edit' }).click({ timeout: 20_000 });
+    const box = card.getByRole('textbox', { name: 'Content to write' });
+    expect(await box.inputValue()).toBe('- Likes coffee\n');
+    await box.fill('- Likes green tea\n');
+    await card.getByRole('button', { name: 'Save and approve' }).click();
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Noted your drinks.');
+    expect(readFileSync(onDisk('/memories/drinks.md'), 'utf8')).toBe('- Likes green tea\n');
+    expect(await card.getByText('Approved with edits').count()).toBe(1);
+    await panel.file('/memories/drinks.md').waitFor({ timeout: 20_000 });
+    const result = toolResultFor(id);
+    expect(result?.is_error ?? false).toBe(false);
+    expect(JSON.stringify(result?.content)).toContain('The user edited your proposed change');
+    expect(JSON.stringify(result?.content)).toContain('Likes green tea');
   });
 
   it('Reject writes nothing and the model is told the user rejected it', async () => {
