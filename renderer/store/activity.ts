@@ -4,9 +4,10 @@
 import { create } from 'zustand';
 import type { Api, EventPayload } from '../../shared/contract';
 import type { TranscriptItem } from '../../shared/channels/conversations';
-import { getApi } from '../api';
 import { registerBinder } from './bridge';
+import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
+import { loadTranscript, onTranscriptLoad } from './transcripts';
 
 export interface ToolCall {
   toolUseId: string;
@@ -84,25 +85,36 @@ export function callsFromTranscript(items: readonly TranscriptItem[]): ToolCall[
   return calls;
 }
 
-/** Load (or reload) a conversation's tool calls from its transcript, keeping live calls not yet in it. */
-export async function loadActivity(conversationId: string): Promise<void> {
+/** A conversation's tool calls from its transcript, keeping live calls not yet in it. */
+function fromTranscriptItems(conversationId: string, items: readonly TranscriptItem[]): void {
+  const fromTranscript = callsFromTranscript(items);
+  update(conversationId, (c) => {
+    let calls = fromTranscript;
+    for (const live of c.calls) {
+      const known = calls.find((t) => t.toolUseId === live.toolUseId);
+      // A live call the transcript has not persisted yet, or has persisted without its result yet.
+      if (!known) calls = [...calls, live];
+      else if (known.result === null && live.result !== null) calls = upsert(calls, live);
+    }
+    return { calls, status: 'ready', error: null };
+  });
+}
+
+/** Take a conversation's tool calls from a transcript being loaded (by the chat, say). */
+function fromTranscriptLoad(conversationId: string, items: Promise<readonly TranscriptItem[]>): void {
   update(conversationId, (c) => ({ ...c, status: c.status === 'ready' ? 'ready' : 'loading', error: null }));
-  try {
-    const res = await getApi()['conversations.get']({ id: conversationId });
-    const fromTranscript = callsFromTranscript(res.items);
-    update(conversationId, (c) => {
-      let calls = fromTranscript;
-      for (const live of c.calls) {
-        const known = calls.find((t) => t.toolUseId === live.toolUseId);
-        // A live call the transcript has not persisted yet, or has persisted without its result yet.
-        if (!known) calls = [...calls, live];
-        else if (known.result === null && live.result !== null) calls = upsert(calls, live);
-      }
-      return { calls, status: 'ready', error: null };
-    });
-  } catch (err) {
-    update(conversationId, (c) => ({ ...c, status: 'error', error: errorMessage(err) }));
-  }
+  items.then(
+    (loaded) => fromTranscriptItems(conversationId, loaded),
+    (err: unknown) => update(conversationId, (c) => ({ ...c, status: 'error', error: errorMessage(err) })),
+  );
+}
+onTranscriptLoad(fromTranscriptLoad);
+
+/** Load a conversation's tool calls unless they are loaded or being loaded (when the chat opened it). */
+export function ensureActivity(conversationId: string): void {
+  const status = get().byConversation[conversationId]?.status ?? 'idle';
+  if (status === 'ready' || status === 'loading') return;
+  void loadTranscript(conversationId).catch(() => undefined); // the listener above shows the error
 }
 
 export function onRunEvent(event: EventPayload<'chat.event'>): void {

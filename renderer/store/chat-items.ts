@@ -77,7 +77,7 @@ export interface ChatModel {
   settled: ReadonlySet<string>;
 }
 
-export function fromTranscript(transcript: TranscriptItem[]): ChatItem[] {
+export function fromTranscript(transcript: readonly TranscriptItem[]): ChatItem[] {
   return transcript.map((t): ChatItem => {
     switch (t.kind) {
       case 'user':

@@ -14,6 +14,7 @@ import {
   type ChatModel,
   type RunState,
 } from './chat-items';
+import { loadTranscript } from './transcripts';
 import { toast } from './toast';
 
 export type { ChatItem } from './chat-items';
@@ -193,9 +194,9 @@ export const useChat = create<ChatState>()((set, get) => {
       rememberConversation(conversationId);
       if (conversationId === null) return;
       try {
-        const res = await getApi()['conversations.get']({ id: conversationId });
+        const transcript = await loadTranscript(conversationId);
         if (token !== loadToken) return;
-        const items = fromTranscript(res.items);
+        const items = fromTranscript(transcript);
         set({ items, settled: new Set(items.map((i) => i.id)), loading: false });
       } catch (err) {
         if (token !== loadToken) return;

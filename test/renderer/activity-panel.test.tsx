@@ -7,7 +7,7 @@ import { setApi } from '../../renderer/api';
 import { ActivityPanel } from '../../renderer/features/tool-log';
 import { bindActivityEvents, resetActivityStore } from '../../renderer/store/activity';
 import { useChat } from '../../renderer/store/chat';
-import { createFakeBackend, type FakeBackend } from './memory-fake-backend';
+import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 
 let backend: FakeBackend;
 let unbind: () => void;
@@ -120,6 +120,17 @@ describe('the Activity tab', () => {
       ),
     );
     expect(within(panel).getAllByRole('listitem', { name: /dinner\.md|memory · create$/ })).toHaveLength(1);
+  });
+
+  it('takes the calls from the transcript the chat loads: one fetch per opening, not one per tab', async () => {
+    useChat.setState({ conversationId: null });
+    render(<ActivityPanel />);
+    await act(() => useChat.getState().open('c1'));
+    const panel = screen.getByRole('region', { name: 'Activity' });
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories' });
+    // The panel's own idle-time load finds the calls there already.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(callsTo(backend, 'conversations.get')).toEqual([{ id: 'c1' }]);
   });
 
   it('filters by tool', async () => {

@@ -4,7 +4,7 @@ import { useEffect, useId, useState, type ReactElement } from 'react';
 import { EmptyState } from '../../components/empty-state';
 import { Spinner } from '../../components/spinner';
 import { formatDuration } from '../../lib/format';
-import { loadActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
+import { ensureActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
 import { useChat } from '../../store/chat';
 import { filterCalls, formatInput, summarizeCall, toolCounts } from './summary';
 import './tool-log.css';
@@ -46,13 +46,14 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
   const selectId = useId();
 
   useEffect(() => {
-    // The tab stays mounted while hidden: fetch the transcript's calls once the chat has shown the
-    // conversation (the same transcript, possibly large), not in competition with its first paint.
+    // The tab stays mounted while hidden. Opening a conversation in the chat hands its tool calls over
+    // (shareTranscript); this fetches them only if that has not happened by the time the app is idle, so
+    // a long transcript is never fetched twice nor in competition with the chat's first paint.
     if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(() => void loadActivity(conversationId), { timeout: 1000 });
+      const handle = requestIdleCallback(() => ensureActivity(conversationId), { timeout: 1000 });
       return () => cancelIdleCallback(handle);
     }
-    const timer = setTimeout(() => void loadActivity(conversationId), 0);
+    const timer = setTimeout(() => ensureActivity(conversationId), 0);
     return () => clearTimeout(timer);
   }, [conversationId]);
 
