@@ -16,11 +16,12 @@ export interface AxeFinding {
   targets: string[];
 }
 
-/** Waits until the page has painted what it has: no finite animation running, then two frames. */
+/** Waits until the page has painted what it has: finite animations ended (3 s at most), then two frames. */
 async function settled(page: Page): Promise<void> {
   await page.evaluate(`(async () => {
     const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
-    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    const ended = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([ended, new Promise((done) => setTimeout(done, 3000))]);
     await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   })()`);
 }
