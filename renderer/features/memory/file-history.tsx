@@ -48,6 +48,7 @@ export function Provenance({ entry }: { entry: JournalEntry }) {
         <button
           type="button"
           className="mp-link"
+          title={`Open ‘${entry.conversationTitle}’`}
           onClick={() =>
             requestOpenConversation({
               conversationId,
