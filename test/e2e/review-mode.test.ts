@@ -56,8 +56,9 @@ describe('"ask me" review mode', () => {
     await chat.send('I am vegetarian, remember it.');
     const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
     await card.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 20_000 });
-    // The run is paused: nothing on disk yet.
+    // The run is paused: nothing on disk yet, and the status line says what it waits for.
     expect(existsSync(onDisk('/memories/diet.md'))).toBe(false);
+    expect(await page.getByRole('status').filter({ hasText: 'Waiting for your review' }).count()).toBe(1);
     await screenshot(page, 'review-card-light');
     await card.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Saved that you are vegetarian.');

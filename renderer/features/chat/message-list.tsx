@@ -99,6 +99,9 @@ export function MessageList(): ReactElement {
   const waiting = running && !(lastItem?.kind === 'assistant' && lastItem.streaming);
   const lastAssistant = findLast(items, (i) => i.kind === 'assistant');
   const lastUserIndex = findLastIndex(items, (i) => i.kind === 'user');
+  // Under "ask me" the run waits for the user, not for the model: say so.
+  const reviewing =
+    waiting && items.slice(lastUserIndex + 1).some((i) => i.kind === 'review' && i.outcome === null);
 
   return (
     <div className="message-list-wrap">
@@ -139,7 +142,13 @@ export function MessageList(): ReactElement {
       </div>
       {waiting && (
         <p className="message-waiting" role="status">
-          <Spinner size={12} /> Mnemo is thinking…
+          {reviewing ? (
+            'Waiting for your review of the memory change'
+          ) : (
+            <>
+              <Spinner size={12} /> Mnemo is thinking…
+            </>
+          )}
         </p>
       )}
       {!following && items.length > 0 && (
