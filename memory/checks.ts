@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { MemoryError } from './errors.js';
 import { linkError, lstatOrNull } from './fs-safe.js';
 import type { MemoryStore } from './memory.js';
-import { foldName, joinModel, type ParsedPath } from './paths.js';
+import { joinModel, type ParsedPath } from './paths.js';
+import { namesFoldingLike } from './tree.js';
 import type { MemoryEntry } from './types.js';
 
 /**
@@ -19,9 +20,8 @@ export async function preflightNew(store: MemoryStore, p: ParsedPath, ignore?: s
     host = path.join(host, seg);
     const existing = dir?.children.get(seg);
     if (!existing && dir) {
-      const folded = foldName(seg);
-      for (const name of dir.children.keys())
-        if (foldName(name) === folded && joinModel([...p.segments.slice(0, i), name]) !== ignore)
+      for (const name of namesFoldingLike(dir, seg))
+        if (joinModel([...p.segments.slice(0, i), name]) !== ignore)
           throw new MemoryError(
             'invalid_path',
             `"${seg}" differs only in letter case or Unicode form from the existing "${name}" in ${joinModel(p.segments.slice(0, i))}; ` +

@@ -3,6 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { TEMP_PREFIX } from './fs-safe.js';
+import { foldName } from './paths.js';
 
 export interface FileNode {
   kind: 'file';
@@ -24,6 +25,45 @@ export interface OtherNode {
 export type Node = FileNode | DirNode | OtherNode;
 
 export const newDir = (mtimeMs = Date.now()): DirNode => ({ kind: 'dir', mtimeMs, children: new Map() });
+
+/**
+ * Per folder, its names by folded form (case and Unicode form ignored), built on first use and kept
+ * current by Tree.set/remove: the check that a new name does not collide with a sibling on macOS or
+ * Windows then costs one lookup instead of folding every name in the folder.
+ */
+const foldedIndex = new WeakMap<DirNode, Map<string, Set<string>>>();
+
+/** The names in `dir` whose folded form is that of `name` (`name` itself included if present). */
+export function namesFoldingLike(dir: DirNode, name: string): ReadonlySet<string> {
+  let index = foldedIndex.get(dir);
+  if (!index) {
+    index = new Map();
+    for (const child of dir.children.keys()) addFolded(index, child);
+    foldedIndex.set(dir, index);
+  }
+  return index.get(foldName(name)) ?? new Set();
+}
+
+function addFolded(index: Map<string, Set<string>>, name: string): void {
+  const key = foldName(name);
+  let names = index.get(key);
+  if (!names) index.set(key, (names = new Set()));
+  names.add(name);
+}
+
+function putChild(dir: DirNode, name: string, node: Node): void {
+  if (!dir.children.has(name)) {
+    const index = foldedIndex.get(dir);
+    if (index) addFolded(index, name);
+  }
+  dir.children.set(name, node);
+}
+
+function deleteChild(dir: DirNode, name: string): void {
+  if (!dir.children.delete(name)) return;
+  const names = foldedIndex.get(dir)?.get(foldName(name));
+  names?.delete(name);
+}
 
 export class Tree {
   root: DirNode = newDir();
@@ -59,14 +99,14 @@ export class Tree {
       if (!next || next.kind !== 'dir') {
         if (next) this.bytes -= sumBytes(next);
         next = newDir();
-        dir.children.set(seg, next);
+        putChild(dir, seg, next);
       }
       dir = next;
     }
     const name = segments[segments.length - 1]!;
     const old = dir.children.get(name);
     if (old) this.bytes -= sumBytes(old);
-    dir.children.set(name, node);
+    putChild(dir, name, node);
     this.bytes += sumBytes(node);
   }
 
@@ -77,7 +117,7 @@ export class Tree {
     const name = segments[segments.length - 1]!;
     const old = parent.children.get(name);
     if (old) {
-      parent.children.delete(name);
+      deleteChild(parent, name);
       this.bytes -= sumBytes(old);
     }
     return old;

@@ -31,6 +31,33 @@ describe('memory tool', () => {
     expect(again).toEqual({ content: 'Error: File /memories/notes/a.md already exists', isError: true });
   });
 
+  it('refuses a name that differs from a sibling only by case, and frees it once the sibling is gone', async () => {
+    await run({ command: 'create', path: '/memories/Notes.md', file_text: 'a' });
+    const clash = await run({ command: 'create', path: '/memories/NOTES.md', file_text: 'b' });
+    expect(clash.isError).toBe(true);
+    expect(clash.content).toContain(
+      'differs only in letter case or Unicode form from the existing "Notes.md"',
+    );
+    // Renaming to a case variant of itself is not a collision with itself.
+    expect(
+      (await run({ command: 'rename', old_path: '/memories/Notes.md', new_path: '/memories/notes.md' }))
+        .isError,
+    ).toBe(false);
+    expect((await run({ command: 'create', path: '/memories/NOTES.md', file_text: 'b' })).isError).toBe(true);
+    await run({ command: 'delete', path: '/memories/notes.md' });
+    expect((await run({ command: 'create', path: '/memories/NOTES.md', file_text: 'b' })).isError).toBe(
+      false,
+    );
+    // Unicode compatibility forms: the "ﬁ" ligature folds to "fi" (paths are NFC already, so "é" in two
+    // forms is simply the same name).
+    await run({ command: 'create', path: '/memories/file.md', file_text: 'c' });
+    const ligature = await run({ command: 'create', path: '/memories/\ufb01le.md', file_text: 'd' });
+    expect(ligature.isError).toBe(true);
+    expect(ligature.content).toContain(
+      'differs only in letter case or Unicode form from the existing "file.md"',
+    );
+  });
+
   it('lists a folder two levels deep with sizes', async () => {
     await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(10) });
     await run({ command: 'create', path: '/memories/f/b.md', file_text: 'y'.repeat(2048) });
