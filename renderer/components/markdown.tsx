@@ -3,10 +3,10 @@
 // (an image URL could carry memory contents to a remote server), only their alt text.
 import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { copyText, openExternal } from '../store/links';
 import { IconButton } from './button';
+import { highlightCode, loadHighlighter, onHighlighterLoaded, useHighlighterLoaded } from './highlighter';
 import './markdown.css';
 
 const components: Components = {
@@ -75,23 +75,14 @@ function CodeBlock({ children }: { children: React.ReactNode }): ReactElement {
 
 const remarkPlugins = [remarkGfm];
 
-// rehype-highlight builds a new highlight.js instance (registering ~40 grammars, then compiling each one
-// used) every time its attacher runs, and react-markdown runs the attachers on every render: that was
-// most of the cost of opening a long conversation and a long task per streamed delta. One transformer,
-// made on first use, is shared by every render instead.
-let highlightTransform: ReturnType<typeof rehypeHighlight> | null = null;
-function sharedHighlight(): ReturnType<typeof rehypeHighlight> {
-  return (tree, file) => {
-    highlightTransform ??= rehypeHighlight({ detect: false });
-    highlightTransform(tree, file);
-  };
-}
-const rehypePlugins = [sharedHighlight];
+const rehypePlugins = [highlightCode];
 
 // Rendered trees by text, so a message scrolled out of the virtualized list and back (or re-opened) is
 // not parsed again. React elements are immutable descriptions and safe to reuse across mounts.
 const CACHE_SIZE = 300;
 const rendered = new Map<string, ReactElement>();
+// Renders made before the highlighter arrived show code plain: drop them.
+onHighlighterLoaded(() => rendered.clear());
 function renderMarkdown(text: string): ReactElement {
   const hit = rendered.get(text);
   if (hit) {
@@ -122,10 +113,18 @@ const WARM_UP = [
 ];
 
 /**
- * Pays the one-time costs (the highlighter's grammars, the parser's first runs) while the app is idle after
- * starting, instead of in the first conversation the user opens. The results are thrown away.
+ * Pays the one-time costs (the highlighter's chunk and grammars, the parser's first runs) while the app is
+ * idle after starting, instead of in the first conversation the user opens. The results are thrown away.
  */
-export function warmUpMarkdown(pieces: readonly string[] = WARM_UP): void {
+export function warmUpMarkdown(): void {
+  // The highlighter first, in a step of its own; if it cannot load, code stays plain and the rest still helps.
+  const rest = (): void => warmUpPieces(WARM_UP);
+  const load = (): void => void loadHighlighter().then(rest, rest);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: 2000 });
+  else setTimeout(load, 200);
+}
+
+function warmUpPieces(pieces: readonly string[]): void {
   const [piece, ...rest] = pieces;
   if (piece === undefined) {
     // A ready marker for measurements that must not count start-up work (bench/ui's streaming case).
@@ -133,14 +132,8 @@ export function warmUpMarkdown(pieces: readonly string[] = WARM_UP): void {
     return;
   }
   const run = (): void => {
-    // The highlighter's grammars are registered in a step of their own, before any is compiled.
-    if (!highlightTransform) {
-      highlightTransform = rehypeHighlight({ detect: false });
-      warmUpMarkdown(pieces);
-      return;
-    }
     ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: piece });
-    warmUpMarkdown(rest);
+    warmUpPieces(rest);
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
   else setTimeout(run, 200);
@@ -181,12 +174,15 @@ export const Markdown = memo(function Markdown({
   live?: boolean;
 }) {
   const shown = useLiveText(text, live);
+  const highlighted = useHighlighterLoaded();
   const body = useMemo(
     () =>
       live
         ? ReactMarkdown({ skipHtml: true, remarkPlugins, rehypePlugins, components, children: shown })
         : renderMarkdown(shown),
-    [shown, live],
+    // `highlighted`: render again, with colours, once the highlighter has arrived.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [shown, live, highlighted],
   );
   return <div className={`markdown${className ? ` ${className}` : ''}`}>{body}</div>;
 });

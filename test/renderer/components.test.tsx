@@ -17,6 +17,7 @@ import {
   toast,
   useToasts,
 } from '../../renderer/components';
+import { loadHighlighter } from '../../renderer/components/highlighter';
 import { createChatBackend, type ChatBackend } from './chat-backend';
 
 let backend: ChatBackend;
@@ -61,7 +62,7 @@ describe('Markdown', () => {
     expect(screen.getByText('this').closest('a')?.getAttribute('href') ?? '').not.toMatch(/javascript/i);
   });
 
-  it('renders GFM (tables, task lists, strikethrough) and highlights fenced code', () => {
+  it('renders GFM (tables, task lists, strikethrough), and highlights fenced code once the highlighter is in', async () => {
     const text = [
       '| a | b |',
       '|---|---|',
@@ -79,8 +80,12 @@ describe('Markdown', () => {
     expect(screen.getByRole('table')).toBeTruthy();
     expect(container.querySelector('input[type="checkbox"]')).toBeTruthy();
     expect(container.querySelector('del')?.textContent).toBe('old');
-    expect(container.querySelector('code.hljs .hljs-keyword')?.textContent).toBe('const');
     expect(screen.getByRole('button', { name: 'Copy code' })).toBeTruthy();
+    // The highlighter is its own chunk, loaded after start-up: until then the code is there, plain.
+    expect(container.querySelector('pre code')?.textContent).toBe('const answer: number = 42;\n');
+    expect(container.querySelector('.hljs-keyword')).toBeNull();
+    await act(() => loadHighlighter());
+    expect(container.querySelector('code.hljs .hljs-keyword')?.textContent).toBe('const');
   });
 });
 
