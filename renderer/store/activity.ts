@@ -4,9 +4,9 @@
 import { create } from 'zustand';
 import type { Api, EventPayload } from '../../shared/contract';
 import type { TranscriptItem } from '../../shared/channels/conversations';
-import { registerBinder } from './bridge';
 import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
+import { registerBinder } from './bridge';
 import { loadTranscript, onTranscriptLoad } from './transcripts';
 
 export interface ToolCall {

@@ -46,9 +46,10 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
   const selectId = useId();
 
   useEffect(() => {
-    // The tab stays mounted while hidden. Opening a conversation in the chat hands its tool calls over
-    // (shareTranscript); this fetches them only if that has not happened by the time the app is idle, so
-    // a long transcript is never fetched twice nor in competition with the chat's first paint.
+    // The tab stays mounted while hidden. Opening a conversation in the chat loads its transcript, and the
+    // activity slice takes the tool calls from that load (store/transcripts.ts); this fetches them only if
+    // that has not happened by the time the app is idle, so a long transcript is never fetched twice nor in
+    // competition with the chat's first paint.
     if (typeof requestIdleCallback === 'function') {
       const handle = requestIdleCallback(() => ensureActivity(conversationId), { timeout: 1000 });
       return () => cancelIdleCallback(handle);
