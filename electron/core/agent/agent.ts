@@ -20,6 +20,9 @@ import { now } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
 
+/** The least time between two conversations.changed events (the sidebar's list). */
+const LIST_INTERVAL_MS = 250;
+
 export const NO_KEY_MESSAGE =
   'No Anthropic API key: add one in Settings, or set the ANTHROPIC_API_KEY environment variable.';
 
@@ -55,15 +58,21 @@ export class Agent {
     this.toolboxes = { on: new Toolbox(this.memory, options.search ?? null), off: new Toolbox(null, null) };
     this.notes = this.memory ? new MemoryNotes(this.memory) : null;
     this.overrides = options.overrides ?? {};
-    // Coalesced: one conversations.changed per tick, however many records were appended.
+    // Coalesced: a run appends a few records per turn, and every window re-renders its sidebar from the
+    // list; so at most one conversations.changed per LIST_INTERVAL_MS (the first at once, the last always).
     let listScheduled = false;
+    let listedAt = -Infinity;
     this.store.onChange(() => {
       if (listScheduled) return;
       listScheduled = true;
-      setImmediate(() => {
+      const emit = (): void => {
         listScheduled = false;
+        listedAt = performance.now();
         this.ctx.events.emit('conversations.changed', { conversations: this.store.list() });
-      });
+      };
+      const wait = listedAt + LIST_INTERVAL_MS - performance.now();
+      if (wait <= 0) setImmediate(emit);
+      else setTimeout(emit, wait).unref();
     });
   }
 

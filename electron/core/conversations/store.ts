@@ -153,8 +153,16 @@ export function titleOf(state: ConversationState): string {
   return state.title || UNTITLED;
 }
 
+// The list is summarized after every append of a run (conversations.changed): each summary is kept until
+// its conversation changes, so that costs one lookup per conversation, not a pass over all their messages.
+const summaries = new WeakMap<ConversationState, { key: string; summary: ConversationSummary }>();
+
 export function summarize(state: ConversationState): ConversationSummary {
-  return {
+  // Messages are appended, or cut at a point and then appended: their count and last id tell a change.
+  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}`;
+  const known = summaries.get(state);
+  if (known?.key === key) return known.summary;
+  const summary: ConversationSummary = {
     id: state.meta.id,
     title: titleOf(state),
     createdAt: state.meta.createdAt,
@@ -162,4 +170,6 @@ export function summarize(state: ConversationState): ConversationSummary {
     memory: state.meta.memory,
     messageCount: state.messages.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
   };
+  summaries.set(state, { key, summary });
+  return summary;
 }
