@@ -3,6 +3,7 @@
 // Reject writes nothing; each time the model is told the outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
 import { invoke, MemoryPanelPage } from './memory-page.js';
@@ -32,6 +33,25 @@ function toolResultFor(toolUseId: string): { content?: unknown; is_error?: boole
   return undefined;
 }
 
+/** Opens the app, has the model propose creating `memoryPath`, and returns the page and the review card. */
+async function proposeCreate(
+  id: string,
+  memoryPath: string,
+  fileText: string,
+  message: string,
+  reply: string,
+): Promise<{ page: Page; pageErrors: Error[]; chat: ChatPage; panel: MemoryPanelPage; card: Locator }> {
+  const { page, pageErrors } = await e2e.open();
+  const chat = new ChatPage(page);
+  e2e.fake.enqueue(
+    toolUse({ id, name: 'memory', input: { command: 'create', path: memoryPath, file_text: fileText } }),
+    text(reply),
+  );
+  await chat.send(message);
+  const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
+  return { page, pageErrors, chat, panel: new MemoryPanelPage(page), card };
+}
+
 beforeAll(async () => {
   await invoke(e2e.app, 'settings.set', { patch: { memoryWriteMode: 'ask' } });
 });
@@ -41,20 +61,14 @@ afterAll(async () => {
 
 describe('"ask me" review mode', () => {
   it('Approve writes the file and the model is told it was saved', async () => {
-    const { page, pageErrors } = await e2e.open();
-    const chat = new ChatPage(page);
-    const panel = new MemoryPanelPage(page);
     const id = 'toolu_review_approve_000000';
-    e2e.fake.enqueue(
-      toolUse({
-        id,
-        name: 'memory',
-        input: { command: 'create', path: '/memories/diet.md', file_text: '- Vegetarian\n' },
-      }),
-      text('Saved that you are vegetarian.'),
+    const { page, pageErrors, chat, panel, card } = await proposeCreate(
+      id,
+      '/memories/diet.md',
+      '- Vegetarian\n',
+      'I am vegetarian, remember it.',
+      'Saved that you are vegetarian.',
     );
-    await chat.send('I am vegetarian, remember it.');
-    const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
     await card.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 20_000 });
     // The run is paused: nothing on disk yet, and the status line says what it waits for.
     expect(existsSync(onDisk('/memories/diet.md'))).toBe(false);
@@ -71,20 +85,14 @@ describe('"ask me" review mode', () => {
   });
 
   it('Edit writes the text the user changed, and the model is told what the file now holds', async () => {
-    const { page } = await e2e.open();
-    const chat = new ChatPage(page);
-    const panel = new MemoryPanelPage(page);
     const id = 'toolu_review_edit_000000000';
-    e2e.fake.enqueue(
-      toolUse({
-        id,
-        name: 'memory',
-        input: { command: 'create', path: '/memories/drinks.md', file_text: '- Likes coffee\n' },
-      }),
-      text('Noted your drinks.'),
+    const { chat, panel, card } = await proposeCreate(
+      id,
+      '/memories/drinks.md',
+      '- Likes coffee\n',
+      'I like tea, not coffee. Remember my drinks.',
+      'Noted your drinks.',
     );
-    await chat.send('I like tea, not coffee. Remember my drinks.');
-    const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
     await card.getByRole('button', { name: 'Edit' }).click({ timeout: 20_000 });
     const box = card.getByRole('textbox', { name: 'Content to write' });
     expect(await box.inputValue()).toBe('- Likes coffee\n');
@@ -101,20 +109,14 @@ describe('"ask me" review mode', () => {
   });
 
   it('Reject writes nothing and the model is told the user rejected it', async () => {
-    const { page } = await e2e.open();
-    const chat = new ChatPage(page);
-    const panel = new MemoryPanelPage(page);
     const id = 'toolu_review_reject_0000000';
-    e2e.fake.enqueue(
-      toolUse({
-        id,
-        name: 'memory',
-        input: { command: 'create', path: '/memories/secret.md', file_text: '- Password hint\n' },
-      }),
-      text('Understood, I will not keep that.'),
+    const { chat, panel, card } = await proposeCreate(
+      id,
+      '/memories/secret.md',
+      '- Password hint\n',
+      'Keep my password hint.',
+      'Understood, I will not keep that.',
     );
-    await chat.send('Keep my password hint.');
-    const card = chat.conversation.getByRole('region', { name: 'Memory change to review' });
     await card.getByRole('button', { name: 'Reject' }).click({ timeout: 20_000 });
     await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('I will not keep that.');
     expect(existsSync(onDisk('/memories/secret.md'))).toBe(false);
