@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunEvent } from '../../shared/channels/chat.js';
-import { SYSTEM_PROMPT_WITHOUT_MEMORY } from '../../electron/core/agent/system-prompt.js';
+import { systemBlocks } from '../../electron/core/agent/request.js';
 import { createCore } from '../../electron/core/create-core.js';
 import type { HostServices } from '../../electron/core/host.js';
 import { text, toolUse } from '../../test/fixtures/fake-anthropic/index.js';
@@ -68,14 +68,28 @@ async function script(fake: Fake): Promise<void> {
   if (!res.ok) throw new Error(`the fake refused the script: ${res.status}`);
 }
 
+/** `messages` with cache_control on the last block, as our request builder marks it. */
+function cached(messages: BetaMessageParam[]): BetaMessageParam[] {
+  const last = messages.at(-1)!;
+  if (!Array.isArray(last.content)) return messages;
+  const content = [...(last.content as BetaContentBlockParam[])];
+  content[content.length - 1] = {
+    ...content.at(-1)!,
+    cache_control: { type: 'ephemeral' },
+  } as BetaContentBlockParam;
+  return [...messages.slice(0, -1), { ...last, content } as BetaMessageParam];
+}
+
 async function bare(fake: Fake): Promise<number> {
   await script(fake);
   const client = new Anthropic({ apiKey: 'bench', baseURL: fake.url });
   const messages: BetaMessageParam[] = [{ role: 'user', content: 'Run the lookups.' }];
   const started = performance.now();
   for (let turn = 0; turn < TURNS; turn++) {
+    // The same request as ours (system block and the last block marked for the prompt cache), so the
+    // fake does the same work for both and the ratio measures the loops, not the bodies.
     const message = await client.beta.messages
-      .stream({ model: MODEL, max_tokens: 8_192, system: SYSTEM_PROMPT_WITHOUT_MEMORY, messages })
+      .stream({ model: MODEL, max_tokens: 8_192, system: systemBlocks(false), messages: cached(messages) })
       .finalMessage();
     messages.push({ role: 'assistant', content: message.content as BetaContentBlockParam[] });
     const uses = message.content.filter((b) => b.type === 'tool_use');

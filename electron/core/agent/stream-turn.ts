@@ -34,17 +34,14 @@ export async function streamTurn(
   if (options.signal.aborted) return { kind: 'aborted', partial: undefined };
   options.signal.addEventListener('abort', onAbort, { once: true });
 
-  let timer: NodeJS.Timeout | undefined;
-  const arm = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      controller.abort();
-    }, options.stallMs);
-  };
+  const timer = setTimeout(() => {
+    stalled = true;
+    controller.abort();
+  }, options.stallMs);
+  // Every event restarts the stall timer (refresh: no new timer per event).
+  const arm = (): void => void timer.refresh();
 
   const stream = client.beta.messages.stream(params, { signal: controller.signal });
-  arm();
   stream.on('streamEvent', arm);
   if (options.onText) stream.on('text', options.onText);
   if (options.onCompaction) stream.on('compaction', options.onCompaction);
