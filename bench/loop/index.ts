@@ -68,6 +68,10 @@ async function script(fake: Fake): Promise<void> {
   if (!res.ok) throw new Error(`the fake refused the script: ${res.status}`);
 }
 
+// Ours answers the unknown tool with this text (electron/core/agent/tools.ts); the bare loop sends the same,
+// and the warm-up checks that both send requests of the same size.
+const UNKNOWN_TOOL = "Error: there is no tool named 'lookup'. Tools available: none.";
+
 /** `messages` with cache_control on the last block, as our request builder marks it. */
 function cached(messages: BetaMessageParam[]): BetaMessageParam[] {
   const last = messages.at(-1)!;
@@ -83,7 +87,9 @@ function cached(messages: BetaMessageParam[]): BetaMessageParam[] {
 async function bare(fake: Fake): Promise<number> {
   await script(fake);
   const client = new Anthropic({ apiKey: 'bench', baseURL: fake.url });
-  const messages: BetaMessageParam[] = [{ role: 'user', content: 'Run the lookups.' }];
+  const messages: BetaMessageParam[] = [
+    { role: 'user', content: [{ type: 'text', text: 'Run the lookups.' }] },
+  ];
   const started = performance.now();
   for (let turn = 0; turn < TURNS; turn++) {
     // The same request as ours (system block and the last block marked for the prompt cache), so the
@@ -99,7 +105,7 @@ async function bare(fake: Fake): Promise<number> {
       content: uses.map((b) => ({
         type: 'tool_result',
         tool_use_id: b.id,
-        content: 'Error: unknown tool',
+        content: UNKNOWN_TOOL,
         is_error: true,
       })),
     });
@@ -147,6 +153,14 @@ async function startOurs(
   };
 }
 
+/** Size of the last Messages request the fake received since its last reset. */
+async function lastRequestSize(fake: Fake): Promise<number> {
+  const { requests } = (await (await fetch(`${fake.url}/_fake/requests`)).json()) as {
+    requests: { path: string; body: unknown }[];
+  };
+  return JSON.stringify(requests.filter((r) => r.path.endsWith('/messages')).at(-1)?.body).length;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -161,7 +175,13 @@ export async function run(): Promise<BenchTable> {
     // Warm-up of both (JIT, sockets, first file in the data dir), then rounds in alternating order (ABBA),
     // so a load spike from other processes hits both loops alike; the ratio is the median of the rounds'.
     await bare(fake);
+    const bareSize = await lastRequestSize(fake);
     await ours.run();
+    const ourSize = await lastRequestSize(fake);
+    // The fake's work grows with the body it parses, on the same two cores: a loop that sent more bytes
+    // would be slower for that alone, so loops that send different requests are not compared.
+    if (bareSize !== ourSize)
+      throw new Error(`The loops sent requests of different sizes (${bareSize} vs ${ourSize} bytes).`);
     const bareRates: number[] = [];
     const ourRates: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {

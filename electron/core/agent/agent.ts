@@ -7,7 +7,7 @@ import type { Memory } from '../../../memory/types.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
-import type { MessageRecord } from '../conversations/records.js';
+import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
 import { ConversationStore, summarize } from '../conversations/store.js';
 import type { RunHandle, RunStatus } from '../runs.js';
 import { Accounting } from './accounting.js';
@@ -165,20 +165,17 @@ export class Agent {
       hasHistory && state.meta.memory && this.notes
         ? await this.notes.take(conversationId, state.messages.at(-1)?.at)
         : null;
-    const record: MessageRecord = {
-      t: 'msg',
-      id: randomUUID(),
-      kind: 'user',
-      role: 'user',
-      content: [...(note ? [{ type: 'text' as const, text: note }] : []), { type: 'text', text }],
-      text,
-      at: now(),
-    };
-    const records: Parameters<ConversationStore['append']>[1] = [record];
-    if (!state.title) records.push({ t: 'title', title: titleFrom(text), at: record.at });
-    await this.store.append(conversationId, records);
-    this.accountings.get(conversationId)?.add(record);
-    return record;
+    const records = userRecords(text, note, !state.title);
+    await this.store.write(conversationId, records);
+    this.accountings.get(conversationId)?.add(records[0]);
+    return records[0];
+  }
+
+  /** A new conversation that starts with the user's message: one write for both. */
+  async startConversation(text: string, memory: boolean): Promise<{ id: string; message: MessageRecord }> {
+    const records = userRecords(text, null, true);
+    const state = await this.store.create({ memory, records });
+    return { id: state.meta.id, message: records[0] };
   }
 
   /**
@@ -313,6 +310,24 @@ export class Agent {
     this.notes?.close();
     await this.store.close();
   }
+}
+
+/** The user's message (after a data note on memory changes, if any), and a title from it when needed. */
+function userRecords(
+  text: string,
+  note: string | null,
+  titled: boolean,
+): [MessageRecord, ...ConversationRecord[]] {
+  const record: MessageRecord = {
+    t: 'msg',
+    id: randomUUID(),
+    kind: 'user',
+    role: 'user',
+    content: [...(note ? [{ type: 'text' as const, text: note }] : []), { type: 'text', text }],
+    text,
+    at: now(),
+  };
+  return titled ? [record, { t: 'title', title: titleFrom(text), at: record.at }] : [record];
 }
 
 export function titleFrom(text: string): string {

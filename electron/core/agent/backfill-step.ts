@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
 import type { CompactedRecord } from '../conversations/records.js';
 import { type Backfill, buildBackfill } from './backfill.js';
-import { viewCall } from './request.js';
+import { viewCall } from './history.js';
 import { type LoopSession, appendEvent, appendMessage, now, state } from './session.js';
 import { textOf } from './assistant-content.js';
 

@@ -41,12 +41,13 @@ export function state(s: LoopSession): ConversationState {
 
 export const now = (): string => new Date().toISOString();
 
+/** Writes a message (synced within CHAT_SYNC_MS; before a memory write and at the run's end at once). */
 export async function appendMessage(s: LoopSession, record: MessageRecord): Promise<void> {
-  await s.store.append(s.conversationId, [record]);
+  await s.store.write(s.conversationId, [record]);
   s.accounting().add(record, state(s).cleared);
 }
 
-/** Appends without waiting for the disk: durability follows in order (see ConversationStore.appendQueued). */
+/** Appends without waiting for the disk: the write follows in order (see ConversationStore.appendQueued). */
 export function queueMessage(s: LoopSession, record: MessageRecord): void {
   s.store.appendQueued(s.conversationId, [record]);
   s.accounting().add(record, state(s).cleared);
@@ -57,5 +58,5 @@ export async function appendEvent(
   event: Omit<EventRecord, 't' | 'id' | 'at'>,
   extra: ConversationRecord[] = [],
 ): Promise<void> {
-  await s.store.append(s.conversationId, [...extra, { t: 'event', id: randomUUID(), at: now(), ...event }]);
+  await s.store.write(s.conversationId, [...extra, { t: 'event', id: randomUUID(), at: now(), ...event }]);
 }

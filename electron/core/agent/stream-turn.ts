@@ -28,20 +28,19 @@ export async function streamTurn(
   params: TurnParams,
   options: TurnOptions,
 ): Promise<TurnOutcome> {
-  const controller = new AbortController();
-  let stalled = false;
-  const onAbort = (): void => controller.abort();
   if (options.signal.aborted) return { kind: 'aborted', partial: undefined };
+  // The stream's own abort() ends the request (the SDK gives every stream its controller): no second
+  // controller and signal per turn.
+  const stream = client.beta.messages.stream(params);
+  let stalled = false;
+  const onAbort = (): void => stream.abort();
   options.signal.addEventListener('abort', onAbort, { once: true });
-
   const timer = setTimeout(() => {
     stalled = true;
-    controller.abort();
+    stream.abort();
   }, options.stallMs);
   // Every event restarts the stall timer (refresh: no new timer per event).
   const arm = (): void => void timer.refresh();
-
-  const stream = client.beta.messages.stream(params, { signal: controller.signal });
   stream.on('streamEvent', arm);
   if (options.onText) stream.on('text', options.onText);
   if (options.onCompaction) stream.on('compaction', options.onCompaction);

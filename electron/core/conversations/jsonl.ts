@@ -1,8 +1,10 @@
-// Append-only JSONL files, crash-safe: each append is one complete line written and fdatasync'd before it
-// reports success; on load a torn last line (a crash mid-write) is ignored and cut off so the next append
-// starts on a fresh line. Appends to one file are queued so lines never interleave; appends that arrive
-// while a write is in flight share the next write and fdatasync.
-import { constants, promises as fs } from 'node:fs';
+// Append-only JSONL files, crash-safe: every line is written whole, in order; on load a torn last line (a
+// crash mid-write) is ignored and cut off so the next append starts on a fresh line. Two ways to add lines:
+// `append` resolves once they are synced to the disk (synced at once); `write` resolves once they are
+// written (an app crash can no longer lose them) and syncs them within a few milliseconds, sharing the sync
+// with every write made meanwhile. Lines added in the same tick, or while a write is in flight, share one
+// write and one sync (group commit).
+import { constants, promises as fs, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
 export interface ReadResult<T> {
@@ -36,78 +38,169 @@ export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
 
 const IDLE_CLOSE_MS = 1_000;
 
-// Where the platform has O_DSYNC (Linux, macOS), a durable append is one write that returns once the data
-// is on disk: one thread-pool round trip instead of a write and then an fdatasync (as memory/journal.ts).
-const DSYNC = (constants as { O_DSYNC?: number }).O_DSYNC ?? 0;
+const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** One open handle per file, with a queue; durable appends. */
+export interface WriterOptions {
+  /** Sync appends to the disk (default true); false only for benchmarks of the baseline. */
+  durable?: boolean;
+  /**
+   * How long a `write` may wait for its sync (default 0: at once). Its line is written at once either way
+   * (an app crash loses nothing); the sync, which only a power loss or an OS crash needs, is shared by
+   * every write made meanwhile.
+   */
+  syncWithinMs?: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+interface Entry {
+  records: unknown[];
+  /** Settled once written (`write`). */
+  written?: Waiter;
+  /** Settled once synced (`append`), which also syncs at once. */
+  durable?: Waiter;
+}
+
+/** One open handle per file, with a queue; appends are whole lines, written in order, then synced. */
 export class JsonlWriter {
   private handle: FileHandle | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private idle: NodeJS.Timeout | undefined;
   private closed = false;
+  private failed: Error | null = null;
+  private readonly durable: boolean;
+  private readonly syncWithinMs: number;
+  /** Entries waiting for the next write (group commit). */
+  private pending: Entry[] = [];
+  /** Written since the last sync, and the appends waiting for that sync. */
+  private dirty = false;
+  private unsynced: Waiter[] = [];
+  private syncTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly file: string,
-    private readonly durable = true,
-  ) {}
-
-  private failed: Error | null = null;
-
-  /** Appends waiting for the next write (group commit). */
-  private pending: { data: string; resolve: () => void; reject: (error: Error) => void }[] = [];
+    options: WriterOptions = {},
+  ) {
+    this.durable = options.durable ?? true;
+    this.syncWithinMs = options.syncWithinMs ?? 0;
+  }
 
   /**
-   * Resolves once the records are written and fdatasync'd. Appends made while a write is in flight are
-   * written together by the next one, with one fdatasync for all (group commit): each still resolves only
-   * once durable, but a fast loop is not held back by one disk sync per message.
+   * Resolves once the records are written and synced, at once. Entries added in the same tick or while a
+   * write is in flight are written together by the next one, with one sync for all (group commit).
    */
   append(records: unknown[]): Promise<void> {
-    const data = records.map((r) => JSON.stringify(r) + '\n').join('');
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ data, resolve, reject });
-      if (this.pending.length > 1) return; // joins the batch already queued
-      const next = this.queue.then(() => this.writeBatch());
-      this.queue = next.catch(() => undefined);
-    });
+    return new Promise<void>((resolve, reject) => this.add({ records, durable: { resolve, reject } }));
+  }
+
+  /**
+   * Resolves once the records are written, so an app crash can no longer lose them; their sync follows
+   * within `syncWithinMs`, shared with every write made meanwhile (a fast agent loop shares one sync among
+   * many turns). `flushed()` syncs at once and reports a failed sync.
+   */
+  write(records: unknown[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.add({ records, written: { resolve, reject } }));
+  }
+
+  private add(entry: Entry): void {
+    this.pending.push(entry);
+    if (this.pending.length > 1) return; // joins the batch already queued
+    // The batch is written on the next turn of the event loop: entries added in the same tick (a reply and
+    // its tool results, a message and its title) share one write, and the caller's own work (such as
+    // sending the next request) goes first.
+    void this.enqueue(() => nextTick().then(() => this.writeBatch()));
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(step);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   private async writeBatch(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
     try {
-      // After a failed write nothing more is appended, so the file stays a prefix of the history.
+      // After a failure nothing more is appended, so the file stays a prefix of the history.
       if (this.failed) throw this.failed;
       if (this.closed) throw new Error('The conversation was deleted.');
       try {
         clearTimeout(this.idle);
-        const sync = this.durable ? DSYNC : 0;
         this.handle ??= await fs.open(
           this.file,
-          constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | sync,
+          constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
           0o600,
         );
-        await this.handle.write(batch.map((b) => b.data).join(''));
-        if (this.durable && !sync) await this.handle.datasync();
-        // An idle conversation does not keep a descriptor open (nor leave one to the garbage collector).
-        this.idle = setTimeout(() => void this.closeHandle(), IDLE_CLOSE_MS);
-        this.idle.unref();
-      } catch (error) {
-        this.failed = new Error(
-          `The conversation could not be saved (${(error as NodeJS.ErrnoException).code ?? 'I/O error'}).`,
+        // A synchronous write of a few kilobytes into the page cache takes microseconds; through the thread
+        // pool it would cost a thread hand-off per turn (bench/loop). Syncs, which wait for the disk, never
+        // run on this thread. Serialized here, after the caller's tick (records never change once added).
+        writeSync(
+          this.handle.fd,
+          batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''),
         );
-        throw this.failed;
+      } catch (error) {
+        throw this.fail(error);
       }
-      for (const b of batch) b.resolve();
     } catch (error) {
-      for (const b of batch) b.reject(error as Error);
+      for (const b of batch) (b.written ?? b.durable)?.reject(error as Error);
       throw error;
     }
+    for (const b of batch) b.written?.resolve();
+    const waiting = batch.flatMap((b) => (b.durable ? [b.durable] : []));
+    if (!this.durable) {
+      for (const w of waiting) w.resolve();
+    } else {
+      this.dirty = true;
+      this.unsynced.push(...waiting);
+      if (this.syncWithinMs === 0 || waiting.length > 0) await this.sync();
+      else this.syncTimer ??= setTimeout(() => void this.enqueue(() => this.sync()), this.syncWithinMs);
+    }
+    this.armIdleClose();
   }
 
-  /** Resolves when every append so far is durable; rejects if one failed. */
+  /** Syncs what was written; settles every append that waited for it. */
+  private async sync(): Promise<void> {
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    if (!this.dirty) return;
+    const waiting = this.unsynced;
+    this.unsynced = [];
+    this.dirty = false;
+    try {
+      if (this.failed) throw this.failed;
+      try {
+        await this.handle!.datasync();
+      } catch (error) {
+        throw this.fail(error);
+      }
+    } catch (error) {
+      for (const w of waiting) w.reject(error as Error);
+      throw error;
+    }
+    for (const w of waiting) w.resolve();
+  }
+
+  private fail(error: unknown): Error {
+    this.failed = new Error(
+      `The conversation could not be saved (${(error as NodeJS.ErrnoException).code ?? 'I/O error'}).`,
+    );
+    return this.failed;
+  }
+
+  /** An idle conversation does not keep a descriptor open (nor leave one to the garbage collector). */
+  private armIdleClose(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.closeHandle(), IDLE_CLOSE_MS);
+    this.idle.unref();
+  }
+
+  /** Resolves when everything added so far is written and synced (syncing at once); rejects if one failed. */
   async flushed(): Promise<void> {
     await this.queue;
+    if (this.dirty) await this.enqueue(() => this.sync()).catch(() => undefined);
     if (this.failed) throw this.failed;
   }
 
@@ -119,12 +212,11 @@ export class JsonlWriter {
   }
 
   private closeHandle(): Promise<void> {
-    const next = this.queue.then(async () => {
+    return this.enqueue(async () => {
+      await this.sync().catch(() => undefined); // a failed sync was reported to whoever waited for it
       const handle = this.handle;
       this.handle = null;
       await handle?.close();
     });
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 }

@@ -1,6 +1,6 @@
 // Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. All
-// states are loaded once and kept in memory (list and search need them anyway); every change is appended
-// durably first and then applied to the in-memory state, the same way a restart replays it.
+// states are loaded once and kept in memory (list and search need them anyway); every change is written to
+// the file first and then applied to the in-memory state, the same way a restart replays it.
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -14,9 +14,20 @@ const ID = /^[A-Za-z0-9_-]{1,128}$/;
 export const UNTITLED = 'New conversation';
 
 export interface StoreOptions {
-  /** fdatasync every append (default true); false only for benchmarks of the baseline. */
+  /** Sync every append (default true); false only for benchmarks of the baseline. */
   durable?: boolean;
+  /** How long a chat's writes may wait for their sync (default CHAT_SYNC_MS). */
+  syncWithinMs?: number;
 }
+
+/**
+ * A chat's messages (the user's, the model's replies, tool results, run events) are written at once and
+ * synced within this time: against a fast endpoint many turns share one disk sync (on the test machine a
+ * sync costs about a tenth of a zero-latency turn), while against the real API, whose turns take seconds,
+ * each message still gets its own. A memory write and the end of a run sync at once; so do the other
+ * changes (rename, pin, truncate), which are rare and awaited by the user.
+ */
+export const CHAT_SYNC_MS = 50;
 
 export class ConversationStore {
   private readonly byId = new Map<string, ConversationState>();
@@ -74,7 +85,12 @@ export class ConversationStore {
     return state;
   }
 
-  async create(options: { title?: string | undefined; memory: boolean }): Promise<ConversationState> {
+  /** A new conversation; `records` (such as its first message) are written with it, in one write. */
+  async create(options: {
+    title?: string | undefined;
+    memory: boolean;
+    records?: ConversationRecord[];
+  }): Promise<ConversationState> {
     await this.init();
     const meta: MetaRecord = {
       t: 'meta',
@@ -84,35 +100,47 @@ export class ConversationStore {
       createdAt: new Date().toISOString(),
       memory: options.memory,
     };
-    await this.writer(meta.id).append([meta]);
+    const records = options.records ?? [];
+    await this.writer(meta.id).write([meta, ...records]);
     const state = emptyState(meta);
+    for (const record of records) applyRecord(state, record);
     this.byId.set(meta.id, state);
     this.changed();
     return state;
   }
 
-  /** Appends records durably, then applies them to the live state. */
+  /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = this.get(id);
     await this.writer(id).append(records);
+    return this.applied(state, records);
+  }
+
+  /** Writes records (synced within `syncWithinMs`, see CHAT_SYNC_MS), then applies them to the live state. */
+  async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
+    const state = this.get(id);
+    await this.writer(id).write(records);
+    return this.applied(state, records);
+  }
+
+  private applied(state: ConversationState, records: ConversationRecord[]): ConversationState {
     for (const record of records) applyRecord(state, record);
     this.changed();
     return state;
   }
 
   /**
-   * Applies records to the live state at once and queues their durable append behind every earlier one
-   * (so the file is always a prefix of the history). The loop uses it to send the next request while the
-   * disk syncs; `flushed` waits for durability (before memory writes and before a run ends).
+   * Applies records to the live state at once and queues their write behind every earlier one (so the file
+   * is always a prefix of the history): written on the next tick, synced within `syncWithinMs`. The loop uses
+   * it to send the next request while the disk works; `flushed` syncs at once (before memory writes and
+   * before a run ends).
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
     this.writer(id)
-      .append(records)
+      .write(records)
       .catch(() => undefined); // reported by flushed()
-    for (const record of records) applyRecord(state, record);
-    this.changed();
-    return state;
+    return this.applied(state, records);
   }
 
   async flushed(id: string): Promise<void> {
@@ -142,7 +170,10 @@ export class ConversationStore {
   private writer(id: string): JsonlWriter {
     let writer = this.writers.get(id);
     if (!writer) {
-      writer = new JsonlWriter(path.join(this.dir, `${id}.jsonl`), this.options.durable ?? true);
+      writer = new JsonlWriter(path.join(this.dir, `${id}.jsonl`), {
+        durable: this.options.durable ?? true,
+        syncWithinMs: this.options.syncWithinMs ?? CHAT_SYNC_MS,
+      });
       this.writers.set(id, writer);
     }
     return writer;

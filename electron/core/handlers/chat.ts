@@ -41,17 +41,22 @@ export function createChatHandlers(ctx: CoreContext): Domain {
       const a = agent();
       await a.store.init();
       a.apiClient(); // no key: refuse before anything is stored
-      const state = req.conversationId
-        ? a.store.get(req.conversationId)
-        : await a.store.create({ memory: req.memory });
-      const conversationId = state.meta.id;
-      a.claim(conversationId);
+      let conversationId: string;
       let userMessageId: string;
-      try {
-        userMessageId = (await a.userMessage(conversationId, req.text)).id;
-      } catch (error) {
-        a.release(conversationId);
-        throw error;
+      if (req.conversationId) {
+        conversationId = a.store.get(req.conversationId).meta.id;
+        a.claim(conversationId);
+        try {
+          userMessageId = (await a.userMessage(conversationId, req.text)).id;
+        } catch (error) {
+          a.release(conversationId);
+          throw error;
+        }
+      } else {
+        const started = await a.startConversation(req.text, req.memory);
+        conversationId = started.id;
+        userMessageId = started.message.id;
+        a.claim(conversationId);
       }
       const run = a.start(conversationId, userMessageId);
       return { runId: run.runId, conversationId, userMessageId };

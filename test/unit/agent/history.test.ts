@@ -3,7 +3,7 @@
 // compaction may cut (never between a tool_use and its tool_result).
 import { describe, expect, it } from 'vitest';
 import { chooseCut } from '../../../electron/core/agent/context/local.js';
-import { CLEARED_PLACEHOLDER, buildHistory } from '../../../electron/core/agent/request.js';
+import { CLEARED_PLACEHOLDER, buildHistory } from '../../../electron/core/agent/history.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
 import { rebuild } from '../../../electron/core/conversations/state.js';
 import { validateRequest } from '../../fixtures/fake-anthropic/index.js';

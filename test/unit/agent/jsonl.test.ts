@@ -1,5 +1,6 @@
 // JSONL files: appends are whole lines; a torn last line is skipped and cut off; after a failed write
-// nothing more is appended (the file stays a prefix).
+// nothing more is appended (the file stays a prefix). `write` resolves once its lines are in the file and
+// leaves the sync to its window (or to flushed()/an append, which sync at once).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,10 +52,42 @@ describe('jsonl', () => {
     expect((await readJsonl<{ n: number }>(file)).records.map((r) => r.n)).toEqual([1, 2, 4]);
   });
 
+  it('writes a line at once and syncs it within its window, or at once when flushed', async () => {
+    const file = path.join(dir, 'window.jsonl');
+    // A window no test waits for: only flushed() or an append can settle the sync.
+    const w = new JsonlWriter(file, { syncWithinMs: 60_000 });
+    await w.write([{ n: 1 }]);
+    // Written (an app crash can no longer lose it) before any sync.
+    expect((await readJsonl<{ n: number }>(file)).records.map((r) => r.n)).toEqual([1]);
+    // An append syncs at once (covering the write before it), and flushed() too: neither waits the minute
+    // (the test's timeout would end it first).
+    await w.append([{ n: 2 }]);
+    await w.write([{ n: 3 }]);
+    await w.flushed();
+    await w.close();
+    expect((await readJsonl<{ n: number }>(file)).records.map((r) => r.n)).toEqual([1, 2, 3]);
+  });
+
+  it('shares one write among the lines added in the same tick', async () => {
+    const file = path.join(dir, 'tick.jsonl');
+    const w = new JsonlWriter(file);
+    const order: string[] = [];
+    const first = w.write([{ n: 1 }]).then(() => order.push('first written'));
+    const second = w.write([{ n: 2 }]).then(() => order.push('second written'));
+    // Nothing is written during the caller's own tick: its work goes first.
+    await Promise.resolve();
+    expect(await readFile(file, 'utf8').catch(() => '')).toBe('');
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first written', 'second written']);
+    await w.close();
+    expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+  });
+
   it('refuses further appends after a failure', async () => {
     const w = new JsonlWriter(path.join(dir, 'missing-folder', 'c.jsonl'));
     await expect(w.append([{ n: 1 }])).rejects.toThrow(/could not be saved \(ENOENT\)/);
     await expect(w.append([{ n: 2 }])).rejects.toThrow(/could not be saved/);
+    await expect(w.write([{ n: 3 }])).rejects.toThrow(/could not be saved/);
     await expect(w.flushed()).rejects.toThrow();
   });
 });

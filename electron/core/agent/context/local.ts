@@ -8,7 +8,7 @@ import type { CompactedRecord, MessageRecord } from '../../conversations/records
 import { currentCompaction } from '../../conversations/state.js';
 import { compactedMemory, emitBackfill, loadBackfill, pinnedQuote } from '../backfill-step.js';
 import { estimateBlock } from '../estimate.js';
-import { CLEARED_PLACEHOLDER } from '../request.js';
+import { CLEARED_PLACEHOLDER } from '../history.js';
 import { type LoopSession, appendEvent, now, state } from '../session.js';
 import { renderTranscript, summarize } from './summarize.js';
 
