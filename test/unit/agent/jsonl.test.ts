@@ -1,6 +1,7 @@
 // JSONL files: appends are whole lines; a torn last line is skipped and cut off; after a failed write
 // nothing more is appended (the file stays a prefix). `write` resolves once its lines are in the file and
 // leaves the sync to its window (or to flushed()/an append, which sync at once).
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,19 +69,24 @@ describe('jsonl', () => {
     expect((await readJsonl<{ n: number }>(file)).records.map((r) => r.n)).toEqual([1, 2, 3]);
   });
 
-  it('shares one write among the lines added in the same tick', async () => {
+  it('shares one write among the lines added in the same tick, written after that tick', async () => {
     const file = path.join(dir, 'tick.jsonl');
-    const w = new JsonlWriter(file);
+    // A window no test waits for: no sync runs in between, and the file stays open, so without the wait
+    // for the next tick the next lines would be written at once.
+    const w = new JsonlWriter(file, { syncWithinMs: 60_000 });
+    await w.write([{ n: 0 }]);
+    await new Promise((resolve) => setImmediate(resolve));
     const order: string[] = [];
     const first = w.write([{ n: 1 }]).then(() => order.push('first written'));
     const second = w.write([{ n: 2 }]).then(() => order.push('second written'));
-    // Nothing is written during the caller's own tick: its work goes first.
+    // Nothing is written during the caller's own tick (its microtasks included): its work goes first.
     await Promise.resolve();
-    expect(await readFile(file, 'utf8').catch(() => '')).toBe('');
+    await Promise.resolve();
+    expect(readFileSync(file, 'utf8')).toBe('{"n":0}\n');
     await Promise.all([first, second]);
     expect(order).toEqual(['first written', 'second written']);
     await w.close();
-    expect(await readFile(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+    expect(await readFile(file, 'utf8')).toBe('{"n":0}\n{"n":1}\n{"n":2}\n');
   });
 
   it('refuses further appends after a failure', async () => {
