@@ -1,10 +1,12 @@
 // Loop benchmark (issue 4, point 8): turns per second against the fake Messages API with no latency. Ours:
-// the real agent loop through createCore (events emitted, every finished message appended durably to the
-// conversation's JSONL on the real disk); baseline in the same run: a bare SDK streaming loop that keeps
-// the history in an array. Each turn is one request answered by a tool call, so both loops run the same
-// request/response/tool-result cycle. The fake runs in its own process, as the real API is remote, so its
+// the real agent loop through createCore (events emitted, every finished message written to the
+// conversation's JSONL on the real disk at once and synced within CHAT_SYNC_MS, the run's end waiting for the
+// sync); baseline in the same run: a bare SDK streaming loop that keeps the history in an array. Each turn is
+// one request answered by a tool call, so both loops run the same request/response/tool-result cycle, with
+// requests of the same size (checked). The fake runs in its own process, as the real API is remote, so its
 // work counts against neither loop. Both loops are warmed up, rounds alternate in ABBA order, and the ratio
-// is the median of the per-round ratios (the machine is shared). Target: ours at least 0.9x the bare loop's turns per second.
+// is the median of the per-round ratios (the machine is shared). Target: ours at least 0.9x the bare loop's
+// turns per second.
 import Anthropic from '@anthropic-ai/sdk';
 import type {
   BetaContentBlockParam,
@@ -28,8 +30,9 @@ export interface BenchTable {
 }
 
 const TURNS = 60;
-// Many short rounds: on a shared machine a load spike spoils a round or two, not the median.
-const ROUNDS = 12;
+// Many short rounds (a round is a tenth of a second): on a shared machine a load spike spoils a round or
+// two, not the median.
+const ROUNDS = 30;
 const MODEL = 'claude-sonnet-5-5';
 
 const host: HostServices = {
@@ -204,7 +207,7 @@ export async function run(): Promise<BenchTable> {
       rows: [
         { loop: 'bare SDK stream', 'turns/s': Number(b.toFixed(1)), ratio: 1 },
         {
-          loop: 'ours (events + durable JSONL)',
+          loop: 'ours (events + JSONL, synced)',
           'turns/s': Number(o.toFixed(1)),
           ratio: Number(ratio.toFixed(2)),
         },

@@ -15,7 +15,9 @@ export const CANCELLED = 'Error: cancelled by the user before this tool ran.';
 export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): Promise<void> {
   const { run } = s;
   const content: BetaContentBlockParam[] = [];
-  const tools: Record<string, ToolMeta> = {};
+  // Keyed by tool_use ids, each new: a dictionary from the start (an object literal would get a new hidden
+  // class for every id, a cost the profile of bench/loop shows per turn).
+  const tools = Object.create(null) as Record<string, ToolMeta>;
   const env: ToolEnv = {
     conversationId: s.conversationId,
     conversationTitle: titleOf(state(s)),
@@ -73,7 +75,7 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
     });
     tools[call.id] = { name: call.name, durationMs, isError: result.isError };
   }
-  const notes = run.signal.aborted ? null : await s.takeMemoryNotes();
+  const notes = run.signal.aborted || !s.memory ? null : await s.takeMemoryNotes();
   if (notes) content.push({ type: 'text', text: notes });
   const id = randomUUID();
   // Queued: the next request goes out while the disk syncs (the file stays a prefix of the history).

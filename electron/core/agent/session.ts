@@ -39,7 +39,15 @@ export function state(s: LoopSession): ConversationState {
   return s.store.get(s.conversationId);
 }
 
-export const now = (): string => new Date().toISOString();
+// Formatting a date costs microseconds and a turn stamps several records within the same millisecond.
+let stamp = { ms: 0, iso: '' };
+
+/** The current time as an ISO string (records' `at`). */
+export function now(): string {
+  const ms = Date.now();
+  if (ms !== stamp.ms) stamp = { ms, iso: new Date(ms).toISOString() };
+  return stamp.iso;
+}
 
 /** Writes a message (synced within CHAT_SYNC_MS; before a memory write and at the run's end at once). */
 export async function appendMessage(s: LoopSession, record: MessageRecord): Promise<void> {
