@@ -105,6 +105,11 @@ export class JsonlWriter {
     return new Promise<void>((resolve, reject) => this.add({ records, written: { resolve, reject } }));
   }
 
+  /** `write` for a caller that does not wait: no promise per call (the agent loop, twice a turn). */
+  writeQueued(records: unknown[]): void {
+    this.add({ records });
+  }
+
   private add(entry: Entry): void {
     this.pending.push(entry);
     if (this.pending.length > 1) return; // joins the batch already queued

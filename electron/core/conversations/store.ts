@@ -137,9 +137,7 @@ export class ConversationStore {
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
-    this.writer(id)
-      .write(records)
-      .catch(() => undefined); // reported by flushed()
+    this.writer(id).writeQueued(records); // a failure is reported by flushed()
     return this.applied(state, records);
   }
 
