@@ -4,9 +4,13 @@
 // run, serializes the whole history every turn to count tokens and scans every tool result to decide what
 // to clear, as the simplest tutorial loops do. Targets: ours flat in conversation length (cost at 2,000
 // turns at most 1.5x the cost at 100) and at least 50x cheaper than the naive way at 2,000 turns.
+// Also measured: the request's history, kept per conversation and extended by each turn's messages
+// (history.ts), against building it from the records every turn (what the loop did before).
 import { pathToFileURL } from 'node:url';
 import { Accounting } from '../../electron/core/agent/accounting.js';
+import { buildHistory, historyFromScratch } from '../../electron/core/agent/history.js';
 import type { MessageRecord } from '../../electron/core/conversations/records.js';
+import { type ConversationState, applyRecord, emptyState } from '../../electron/core/conversations/state.js';
 
 export interface BenchTable {
   title: string;
@@ -104,6 +108,44 @@ function ours(): Map<number, number> {
   return result;
 }
 
+function conversation(): ConversationState {
+  const at = new Date(0).toISOString();
+  return emptyState({ t: 'meta', v: 1, id: 'bench', title: '', createdAt: at, memory: false });
+}
+
+/** The kept history, turn by turn: mean cost (µs) of building the request's history at each checkpoint. */
+function keptHistory(): Map<number, number> {
+  const state = conversation();
+  const result = new Map<number, number>();
+  let windowNs = 0n;
+  let length = 0;
+  for (let i = 0; i < TURNS; i++) {
+    for (const m of history[i]!) applyRecord(state, m);
+    const started = process.hrtime.bigint();
+    length = buildHistory(state).messages.length;
+    const elapsed = process.hrtime.bigint() - started;
+    const n = i + 1;
+    if (CHECKPOINTS.some((c) => n > c - WINDOW && n <= c)) windowNs += elapsed;
+    if (CHECKPOINTS.includes(n)) {
+      result.set(n, Number(windowNs) / WINDOW / 1_000);
+      windowNs = 0n;
+    }
+  }
+  if (length === 0) throw new Error('the history came out empty');
+  return result;
+}
+
+/** The history built from the records of `n` turns (µs). */
+function rebuiltHistory(n: number): number {
+  const state = conversation();
+  for (const m of history.slice(0, n).flat()) applyRecord(state, m);
+  const started = process.hrtime.bigint();
+  const built = historyFromScratch(state);
+  const elapsed = Number(process.hrtime.bigint() - started) / 1_000;
+  if (built.messages.length === 0) throw new Error('the history came out empty');
+  return elapsed;
+}
+
 /** Naive: serialize the whole history to count tokens, scan every tool result to decide what to clear. */
 function naiveTurn(n: number): number {
   const messages = history
@@ -149,7 +191,23 @@ export async function run(): Promise<BenchTable> {
     'naive µs/turn': '',
     'naive / ours': `${speedup.toFixed(0)}x at 2000 (>= 50 ${speedup >= 50 ? 'ok' : 'MISSED'})`,
   });
-  return { title: 'Context accounting per turn: ours (running sums) vs naive (serialize everything)', rows };
+  keptHistory();
+  const kept = Array.from({ length: 5 }, () => keptHistory());
+  for (const c of CHECKPOINTS) {
+    const ours = median(kept.map((p) => p.get(c)!));
+    const rebuilt = median(Array.from({ length: 5 }, () => rebuiltHistory(c)));
+    rows.push({
+      turns: `${c} (request history)`,
+      'ours µs/turn': Number(ours.toFixed(2)),
+      'naive µs/turn': Number(rebuilt.toFixed(1)),
+      'naive / ours': Number((rebuilt / ours).toFixed(1)),
+    });
+  }
+  return {
+    title:
+      'Context per turn: accounting (running sums vs serializing everything) and request history (kept vs rebuilt)',
+    rows,
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
