@@ -40,6 +40,12 @@ const IDLE_CLOSE_MS = 1_000;
 
 const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** Writes every byte (a write may take fewer than asked; a full disk then throws ENOSPC). */
+function writeAll(fd: number, text: string): void {
+  const data = Buffer.from(text, 'utf8');
+  for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
+}
+
 export interface WriterOptions {
   /** Sync appends to the disk (default true); false only for benchmarks of the baseline. */
   durable?: boolean;
@@ -142,7 +148,7 @@ export class JsonlWriter {
         // A synchronous write of a few kilobytes into the page cache takes microseconds; through the thread
         // pool it would cost a thread hand-off per turn (bench/loop). Syncs, which wait for the disk, never
         // run on this thread. Serialized here, after the caller's tick (records never change once added).
-        writeSync(
+        writeAll(
           this.handle.fd,
           batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''),
         );

@@ -21,8 +21,8 @@ export interface StoreOptions {
 }
 
 /**
- * A chat's messages (the user's, the model's replies, tool results, run events) are written at once and
- * synced within this time: against a fast endpoint many turns share one disk sync (on the test machine a
+ * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
+ * written at once and synced within this time: against a fast endpoint many turns share one disk sync (on the test machine a
  * sync costs about a tenth of a zero-latency turn), while against the real API, whose turns take seconds,
  * each message still gets its own. A memory write and the end of a run sync at once; so do the other
  * changes (rename, pin, truncate), which are rare and awaited by the user.
