@@ -38,7 +38,8 @@ export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
 
 const IDLE_CLOSE_MS = 1_000;
 
-const nextTick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** The next turn of the event loop (setImmediate), after the caller's tick and its microtasks. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Writes every byte (a write may take fewer than asked; a full disk then throws ENOSPC). */
 function writeAll(fd: number, text: string): void {
@@ -47,8 +48,6 @@ function writeAll(fd: number, text: string): void {
 }
 
 export interface WriterOptions {
-  /** Sync appends to the disk (default true); false only for benchmarks of the baseline. */
-  durable?: boolean;
   /**
    * How long a `write` may wait for its sync (default 0: at once). Its line is written at once either way
    * (an app crash loses nothing); the sync, which only a power loss or an OS crash needs, is shared by
@@ -77,7 +76,6 @@ export class JsonlWriter {
   private idle: NodeJS.Timeout | undefined;
   private closed = false;
   private failed: Error | null = null;
-  private readonly durable: boolean;
   private readonly syncWithinMs: number;
   /** Entries waiting for the next write (group commit). */
   private pending: Entry[] = [];
@@ -90,7 +88,6 @@ export class JsonlWriter {
     private readonly file: string,
     options: WriterOptions = {},
   ) {
-    this.durable = options.durable ?? true;
     this.syncWithinMs = options.syncWithinMs ?? 0;
   }
 
@@ -122,7 +119,7 @@ export class JsonlWriter {
     // The batch is written on the next turn of the event loop: entries added in the same tick (a reply and
     // its tool results, a message and its title) share one write, and the caller's own work (such as
     // sending the next request) goes first.
-    void this.enqueue(() => nextTick().then(() => this.writeBatch()));
+    void this.enqueue(() => nextTurn().then(() => this.writeBatch()));
   }
 
   private enqueue(step: () => Promise<void>): Promise<void> {
@@ -161,14 +158,10 @@ export class JsonlWriter {
     }
     for (const b of batch) b.written?.resolve();
     const waiting = batch.flatMap((b) => (b.durable ? [b.durable] : []));
-    if (!this.durable) {
-      for (const w of waiting) w.resolve();
-    } else {
-      this.dirty = true;
-      this.unsynced.push(...waiting);
-      if (this.syncWithinMs === 0 || waiting.length > 0) await this.sync();
-      else this.syncTimer ??= setTimeout(() => void this.enqueue(() => this.sync()), this.syncWithinMs);
-    }
+    this.dirty = true;
+    this.unsynced.push(...waiting);
+    if (this.syncWithinMs === 0 || waiting.length > 0) await this.sync();
+    else this.syncTimer ??= setTimeout(() => void this.enqueue(() => this.sync()), this.syncWithinMs);
     this.armIdleClose();
   }
 

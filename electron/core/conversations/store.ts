@@ -13,13 +13,6 @@ import { type ConversationState, applyRecord, emptyState, rebuild } from './stat
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 export const UNTITLED = 'New conversation';
 
-export interface StoreOptions {
-  /** Sync every append (default true); false only for benchmarks of the baseline. */
-  durable?: boolean;
-  /** How long a chat's writes may wait for their sync (default CHAT_SYNC_MS). */
-  syncWithinMs?: number;
-}
-
 /**
  * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
  * written at once and synced within this time: against a fast endpoint many turns share one disk sync (on the test machine a
@@ -35,10 +28,7 @@ export class ConversationStore {
   private readonly listeners = new Set<() => void>();
   private loaded: Promise<void> | null = null;
 
-  constructor(
-    readonly dir: string,
-    private readonly options: StoreOptions = {},
-  ) {}
+  constructor(readonly dir: string) {}
 
   /** Loads every conversation once; later calls wait for the same load. */
   init(): Promise<void> {
@@ -116,7 +106,7 @@ export class ConversationStore {
     return this.applied(state, records);
   }
 
-  /** Writes records (synced within `syncWithinMs`, see CHAT_SYNC_MS), then applies them to the live state. */
+  /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = this.get(id);
     await this.writer(id).write(records);
@@ -131,7 +121,7 @@ export class ConversationStore {
 
   /**
    * Applies records to the live state at once and queues their write behind every earlier one (so the file
-   * is always a prefix of the history): written on the next tick, synced within `syncWithinMs`. The loop uses
+   * is always a prefix of the history): written on the next tick, synced within CHAT_SYNC_MS. The loop uses
    * it to send the next request while the disk works; `flushed` syncs at once (before memory writes and
    * before a run ends).
    */
@@ -168,10 +158,7 @@ export class ConversationStore {
   private writer(id: string): JsonlWriter {
     let writer = this.writers.get(id);
     if (!writer) {
-      writer = new JsonlWriter(path.join(this.dir, `${id}.jsonl`), {
-        durable: this.options.durable ?? true,
-        syncWithinMs: this.options.syncWithinMs ?? CHAT_SYNC_MS,
-      });
+      writer = new JsonlWriter(path.join(this.dir, `${id}.jsonl`), { syncWithinMs: CHAT_SYNC_MS });
       this.writers.set(id, writer);
     }
     return writer;
