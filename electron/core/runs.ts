@@ -14,6 +14,7 @@ export interface RunHandle {
   readonly runId: string;
   readonly conversationId: string;
   readonly signal: AbortSignal;
+  /** Emits `event` (a fresh object: it is completed in place with the run's ids and seq). */
   emit(event: RunEventInput): RunEvent;
   /** Emits `run.finished` and closes the run. */
   finish(status: Exclude<RunStatus, 'running'>): void;
@@ -46,12 +47,12 @@ export class RunRegistry {
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
-      const full = {
-        ...event,
-        runId: record.runId,
-        conversationId: record.conversationId,
-        seq: record.events.length + 1,
-      } as RunEvent;
+      // Completed in place: callers pass a fresh literal, and a spread copy of each event shape is a slow
+      // generic path (bench/loop emits several events per turn).
+      const full = event as RunEvent;
+      full.runId = record.runId;
+      full.conversationId = record.conversationId;
+      full.seq = record.events.length + 1;
       record.events.push(full);
       this.bus.emit('chat.event', full);
       return full;

@@ -19,9 +19,15 @@ import type { LoopSession } from './session.js';
 import { now } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
+import { throttle } from '../throttle.js';
 
 /** The least time between two conversations.changed events (the sidebar's list). */
 const LIST_INTERVAL_MS = 250;
+/**
+ * The least time between two context.changed events of a run: against the real API a turn takes seconds
+ * and each gets its own; a fast endpoint would otherwise update the meter hundreds of times a second.
+ */
+const CONTEXT_INTERVAL_MS = 100;
 
 export const NO_KEY_MESSAGE =
   'No Anthropic API key: add one in Settings, or set the ANTHROPIC_API_KEY environment variable.';
@@ -60,20 +66,12 @@ export class Agent {
     this.overrides = options.overrides ?? {};
     // Coalesced: a run appends a few records per turn, and every window re-renders its sidebar from the
     // list; so at most one conversations.changed per LIST_INTERVAL_MS (the first at once, the last always).
-    let listScheduled = false;
-    let listedAt = -Infinity;
-    this.store.onChange(() => {
-      if (listScheduled) return;
-      listScheduled = true;
-      const emit = (): void => {
-        listScheduled = false;
-        listedAt = performance.now();
-        this.ctx.events.emit('conversations.changed', { conversations: this.store.list() });
-      };
-      const wait = listedAt + LIST_INTERVAL_MS - performance.now();
-      if (wait <= 0) setImmediate(emit);
-      else setTimeout(emit, wait).unref();
-    });
+    this.store.onChange(
+      throttle(
+        () => this.ctx.events.emit('conversations.changed', { conversations: this.store.list() }),
+        LIST_INTERVAL_MS,
+      ),
+    );
   }
 
   configure(overrides: Partial<Settings>): void {
@@ -216,7 +214,7 @@ export class Agent {
       resetAccounting: () => this.resetAccounting(conversationId),
       takeMemoryNotes: () =>
         memoryOn && this.notes ? this.notes.take(conversationId) : Promise.resolve(null),
-      contextChanged: () => this.scheduleContext(conversationId),
+      contextChanged: throttle(() => void this.emitContext(conversationId), CONTEXT_INTERVAL_MS),
     };
     void (async () => {
       let status: Exclude<RunStatus, 'running'> = 'error';

@@ -2,11 +2,12 @@
 // the turn cap is reached, the user aborts, or the API fails. Whatever happens, the persisted history is one
 // the API accepts on the next request (tool_use always answered, partial text kept and marked interrupted).
 import { randomUUID } from 'node:crypto';
+import type { MessageRecord } from '../conversations/records.js';
 import type { RunStatus } from '../runs.js';
 import { convertReply, partialText } from './assistant-content.js';
 import { ensureBackfill } from './backfill-step.js';
 import { localBeforeRequest } from './context/local.js';
-import { nativeAfterReply } from './context/native.js';
+import { nativeActed, nativeAfterReply } from './context/native.js';
 import { classifyError } from './errors.js';
 import { buildRequest } from './request.js';
 import { repairTail, runTools } from './run-tools.js';
@@ -51,31 +52,29 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
     const converted = convertReply(reply);
     const usage = reply.usage;
     if (converted.content.length > 0) {
-      // Queued: the disk syncs while tools run; memory writes and the run's end wait for it.
-      queueMessage(s, {
+      const measured = {
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        cacheRead: usage.cache_read_input_tokens ?? 0,
+        cacheWrite: usage.cache_creation_input_tokens ?? 0,
+      };
+      const record: MessageRecord = {
         t: 'msg',
         id: messageId,
         kind: 'assistant',
         role: 'assistant',
         content: converted.content,
         at: now(),
-        ...(converted.cutToolUse ? { interrupted: true } : {}),
-        usage: {
-          input: usage.input_tokens,
-          output: usage.output_tokens,
-          cacheRead: usage.cache_read_input_tokens ?? 0,
-          cacheWrite: usage.cache_creation_input_tokens ?? 0,
-        },
-      });
-      s.accounting().measure({
-        input: usage.input_tokens,
-        output: usage.output_tokens,
-        cacheRead: usage.cache_read_input_tokens ?? 0,
-        cacheWrite: usage.cache_creation_input_tokens ?? 0,
-      });
+        usage: measured,
+      };
+      if (converted.cutToolUse) record.interrupted = true;
+      // Queued: the disk syncs while tools run; memory writes and the run's end wait for it.
+      queueMessage(s, record);
+      s.accounting().measure(measured);
       run.emit({ type: 'message.done', messageId, interrupted: converted.cutToolUse });
     }
-    await nativeAfterReply(s, reply);
+    // Checked first: most replies report nothing, and the loop does not wait a tick for that.
+    if (nativeActed(reply)) await nativeAfterReply(s, reply);
     s.contextChanged();
 
     if (

@@ -2,7 +2,10 @@
 // their results as one user message. Every tool_use gets a result: after an abort the remaining ones are
 // answered "cancelled by the user", so the history stays one the API accepts.
 import { randomUUID } from 'node:crypto';
-import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import type {
+  BetaContentBlockParam,
+  BetaToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
 import type { ToolMeta } from '../conversations/records.js';
 import type { ToolUse } from './assistant-content.js';
 import { type LoopSession, appendMessage, now, queueMessage, state } from './session.js';
@@ -67,12 +70,13 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
       isError: result.isError,
       durationMs,
     });
-    content.push({
+    const block: BetaToolResultBlockParam = {
       type: 'tool_result',
       tool_use_id: call.id,
       content: result.content,
-      ...(result.isError ? { is_error: true } : {}),
-    });
+    };
+    if (result.isError) block.is_error = true;
+    content.push(block);
     tools[call.id] = { name: call.name, durationMs, isError: result.isError };
   }
   const notes = run.signal.aborted || !s.memory ? null : await s.takeMemoryNotes();

@@ -39,14 +39,17 @@ export function state(s: LoopSession): ConversationState {
   return s.store.get(s.conversationId);
 }
 
-// Formatting a date costs microseconds and a turn stamps several records within the same millisecond.
-let stamp = { ms: 0, iso: '' };
+// Date.prototype.toISOString is a runtime call that costs about 4 µs with cold caches (bench/loop: a few
+// times per turn); the stamp formats the second once and adds the milliseconds.
+let second = { at: NaN, prefix: '' };
 
-/** The current time as an ISO string (records' `at`). */
+/** The current time as an ISO string (records' `at`), as Date.prototype.toISOString writes it. */
 export function now(): string {
   const ms = Date.now();
-  if (ms !== stamp.ms) stamp = { ms, iso: new Date(ms).toISOString() };
-  return stamp.iso;
+  const at = ms - (ms % 1000);
+  // 'YYYY-MM-DDTHH:mm:ss.' of this second.
+  if (at !== second.at) second = { at, prefix: new Date(at).toISOString().slice(0, -4) };
+  return `${second.prefix}${String(ms % 1000).padStart(3, '0')}Z`;
 }
 
 /** Writes a message (synced within CHAT_SYNC_MS; before a memory write and at the run's end at once). */

@@ -4,8 +4,11 @@
 // written (an app crash can no longer lose them) and syncs them within a few milliseconds, sharing the sync
 // with every write made meanwhile. Lines added in the same tick, or while a write is in flight, share one
 // write and one sync (group commit).
-import { constants, promises as fs, writeSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { close, constants, fdatasync, promises as fs, openSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
+
+const datasyncFd = promisify(fdatasync);
+const closeFd = promisify(close);
 
 export interface ReadResult<T> {
   records: T[];
@@ -69,9 +72,9 @@ interface Entry {
   durable?: Waiter;
 }
 
-/** One open handle per file, with a queue; appends are whole lines, written in order, then synced. */
+/** One open descriptor per file, with a queue; appends are whole lines, written in order, then synced. */
 export class JsonlWriter {
-  private handle: FileHandle | null = null;
+  private fd: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private idle: NodeJS.Timeout | undefined;
   private closed = false;
@@ -137,18 +140,12 @@ export class JsonlWriter {
       if (this.closed) throw new Error('The conversation was deleted.');
       try {
         clearTimeout(this.idle);
-        this.handle ??= await fs.open(
-          this.file,
-          constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT,
-          0o600,
-        );
-        // A synchronous write of a few kilobytes into the page cache takes microseconds; through the thread
-        // pool it would cost a thread hand-off per turn (bench/loop). Syncs, which wait for the disk, never
-        // run on this thread. Serialized here, after the caller's tick (records never change once added).
-        writeAll(
-          this.handle.fd,
-          batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''),
-        );
+        // Opened, and written, on this thread: both are page-cache operations of microseconds, and each trip
+        // through the thread pool costs a thread hand-off (bench/loop: a new conversation's first write).
+        // Syncs, which wait for the disk, never run on this thread. Serialized here, after the caller's tick
+        // (records never change once added).
+        this.fd ??= openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+        writeAll(this.fd, batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''));
       } catch (error) {
         throw this.fail(error);
       }
@@ -176,7 +173,7 @@ export class JsonlWriter {
     try {
       if (this.failed) throw this.failed;
       try {
-        await this.handle!.datasync();
+        await datasyncFd(this.fd!);
       } catch (error) {
         throw this.fail(error);
       }
@@ -218,9 +215,9 @@ export class JsonlWriter {
   private closeHandle(): Promise<void> {
     return this.enqueue(async () => {
       await this.sync().catch(() => undefined); // a failed sync was reported to whoever waited for it
-      const handle = this.handle;
-      this.handle = null;
-      await handle?.close();
+      const fd = this.fd;
+      this.fd = null;
+      if (fd !== null) await closeFd(fd);
     });
   }
 }

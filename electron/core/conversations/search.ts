@@ -1,7 +1,7 @@
 // Search across conversations by title and content (case-insensitive, literal), newest first, with a
 // snippet around the first match and the message it is in.
 import type { ConversationState } from './state.js';
-import { titleOf } from './store.js';
+import { byNewest, titleOf } from './store.js';
 
 const SNIPPET = 60;
 const LIMIT = 50;
@@ -14,7 +14,7 @@ function snippet(text: string, at: number, length: number): string {
 
 export function searchConversations(states: Iterable<ConversationState>, query: string) {
   const needle = query.toLowerCase();
-  const sorted = [...states].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const sorted = [...states].sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
   const results: { id: string; title: string; snippet: string; messageId?: string }[] = [];
   for (const state of sorted) {
     if (results.length >= LIMIT) break;

@@ -57,7 +57,7 @@ export class ConversationStore {
   }
 
   list(): ConversationSummary[] {
-    return [...this.byId.values()].map(summarize).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return [...this.byId.values()].map(summarize).sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
   }
 
   states(): Iterable<ConversationState> {
@@ -69,7 +69,8 @@ export class ConversationStore {
   }
 
   get(id: string): ConversationState {
-    const state = ID.test(id) ? this.byId.get(id) : undefined;
+    // Only well-formed ids are ever loaded or created, so an unknown or malformed one is simply not found.
+    const state = this.byId.get(id);
     if (!state)
       throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
     return state;
@@ -163,6 +164,11 @@ export class ConversationStore {
     }
     return writer;
   }
+}
+
+/** Newest first, for ISO timestamps, which sort as plain strings (localeCompare would collate, for nothing). */
+export function byNewest(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
 }
 
 export function titleOf(state: ConversationState): string {

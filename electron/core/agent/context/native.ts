@@ -5,6 +5,13 @@ import type { BetaMessage } from '@anthropic-ai/sdk/resources/beta/messages/mess
 import { giveAgainAfterCompaction } from '../backfill-step.js';
 import { type LoopSession, appendEvent, state } from '../session.js';
 
+/** Whether the reply reports anything the API did to the context (most replies do not). */
+export function nativeActed(reply: BetaMessage): boolean {
+  return (
+    (reply.context_management?.applied_edits?.length ?? 0) > 0 || reply.content[0]?.type === 'compaction'
+  );
+}
+
 export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Promise<void> {
   for (const edit of reply.context_management?.applied_edits ?? []) {
     if (edit.type !== 'clear_tool_uses_20250919') continue;
