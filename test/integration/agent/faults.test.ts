@@ -99,6 +99,35 @@ describe('a stalled stream', () => {
   });
 });
 
+describe('a stream that stops midway', () => {
+  it('is aborted as stalled once nothing came for stallTimeoutMs, keeping the partial text', async () => {
+    h = await startHarness({ settings: { stallTimeoutMs: 1_000 } });
+    const g = gate({ afterEvents: 6, reply: text('one two three four five six seven') });
+    h.fake.enqueue(g);
+    const res = await h.core.handlers['chat.send']({ text: 'count', memory: true }, call);
+    await g.reached;
+    const events = await h.finished(res.runId);
+    g.release();
+    expect(of(events, 'run.error')[0]).toMatchObject({ kind: 'stalled', retryable: true });
+    const items = await transcript(h, res.conversationId);
+    const partial = items.find((i) => i.kind === 'assistant');
+    expect(partial).toMatchObject({ interrupted: true });
+    expect((partial as { text: string }).text.startsWith('one')).toBe(true);
+  });
+
+  it('is not taken for a stall while events keep coming, however long the answer takes', async () => {
+    h = await startHarness({ settings: { stallTimeoutMs: 1_000 } });
+    // Each event waits 0.35 s: the whole answer takes more than twice the stall timeout.
+    h.fake.enqueue(slow({ delayMs: 350 }, text('one two three')));
+    const started = performance.now();
+    const res = await h.core.handlers['chat.send']({ text: 'count slowly', memory: true }, call);
+    const events = await h.finished(res.runId);
+    expect(of(events, 'run.error')).toEqual([]);
+    expect(of(events, 'run.finished')[0]!.status).toBe('done');
+    expect(performance.now() - started).toBeGreaterThan(2_000);
+  });
+});
+
 describe('API errors', () => {
   const cases = [
     {
