@@ -241,6 +241,8 @@ export async function forgetPath(store: MemoryStore, input: string): Promise<voi
       store.tree.remove(p.segments);
       for (const key of [...store.lastRead.keys()]) if (touches(key)) store.lastRead.delete(key);
       await store.wal.rewrite((r) => !touches(r.path) && !touches(r.newPath));
+      // An earlier delete of this file may still sit in the trash: no trace is left there either.
+      await store.trash.empty();
       await saveState(store);
       store.emit({ actor: 'user', command: 'forget', path: p.path });
     }),

@@ -37,6 +37,7 @@ import { joinModel, parseMemoryPath, ROOT, toHost, type ParsedPath } from './pat
 import { recoverAtStartup } from './recovery.js';
 import { loadState, saveState } from './state.js';
 import { createTool } from './tool.js';
+import { Trash } from './trash.js';
 import { scanDir, Tree, type FileNode } from './tree.js';
 import { Watcher } from './watcher.js';
 import {
@@ -83,6 +84,7 @@ export class MemoryStore implements Memory {
   readonly tree = new Tree();
   readonly wal: Journal;
   readonly lock: ProcessLock;
+  readonly trash: Trash;
   readonly lastRead = new Map<string, number>();
   private readonly queue = new PathQueue();
   private readonly listeners = new Set<(e: ChangeEvent) => void>();
@@ -100,6 +102,7 @@ export class MemoryStore implements Memory {
     this.clock = options.clock ?? Date.now;
     this.wal = new Journal(this.journalDir);
     this.lock = new ProcessLock(this.journalDir);
+    this.trash = new Trash(path.join(this.journalDir, 'trash'));
     this.tool = createTool(this);
   }
 
@@ -122,6 +125,7 @@ export class MemoryStore implements Memory {
       const state = await loadState(this.journalDir);
       for (const [p, s] of Object.entries(state.files)) if (s.r) this.lastRead.set(p, s.r);
       await recoverAtStartup(this, state);
+      await this.trash.open();
       await this.syncDirsAndCheckpoint();
       await saveState(this);
     });
@@ -455,6 +459,8 @@ export class MemoryStore implements Memory {
       await this.syncDirsAndCheckpoint();
       await saveState(this);
     });
+    // Outside the lock: nothing else reads the trash, and freeing many files should not hold up writes.
+    void this.trash.empty();
   }
 
   async close(): Promise<void> {
@@ -464,6 +470,7 @@ export class MemoryStore implements Memory {
     clearTimeout(this.flushTimer);
     this.stateTimer = this.flushTimer = undefined;
     await this.flush();
+    await this.trash.empty();
     this.closed = true;
     await this.lock.shutdown();
     await this.wal.closeHandles();

@@ -76,8 +76,7 @@ export async function deletePath(
         records.push(store.record(actor, 'delete', p.path, null, null));
       }
       await store.commit(records, blobs);
-      if (st.isDirectory()) await fsp.rm(host, { recursive: true, force: true });
-      else await fsp.unlink(host);
+      await store.trash.take(host, st.isDirectory());
       store.tree.remove(p.segments);
       store.noteDirty(path.dirname(host));
       for (const r of records) store.emitRecord(r);

@@ -7,7 +7,8 @@
 // redoable) and the temp file (fdatasync before the rename, so the renamed file is never empty or torn).
 // The folder fsync is deferred to a checkpoint (about every 5 s) because recovery redoes any journaled
 // rename that did not reach the disk. Rename and delete: the reference makes no fsync at all (so they are
-// not durable when it returns); ours make one, the journal (for delete it holds the deleted content).
+// not durable when it returns); ours make one, the journal (for delete it holds the deleted content). Our
+// delete renames the file into the trash; the unlink that frees its blocks follows after the checkpoint.
 import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';

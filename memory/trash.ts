@@ -1,0 +1,60 @@
+// Deleted files and folders leave the memory folder by a rename into `<dataDir>/memory-journal/trash/` and
+// are removed from the disk a little later (after the next checkpoint, at close, and at the next start if a
+// crash left any). A rename only changes two folder entries; unlinking a file whose blocks are on the disk
+// also frees them, about 0.3 ms more per file on ext4 (bench/memory), on the path the user or the model
+// waits for. Nothing in the trash is ever read: the deleted content is in the journal before the rename
+// (that is what Undo and Restore use), and a folder put there is gone from the tree at once.
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { DIR_MODE } from './fs-safe.js';
+
+export class Trash {
+  /** Whether something was put in the trash since it was last emptied by this process. */
+  private filled = false;
+  private emptying: Promise<void> = Promise.resolve();
+
+  constructor(readonly dir: string) {}
+
+  /** Creates the trash folder and removes what a crash left in it. */
+  async open(): Promise<void> {
+    await fsp.mkdir(this.dir, { mode: DIR_MODE }).catch((err: { code?: string }) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    this.filled = true;
+    await this.empty();
+  }
+
+  /**
+   * Takes `host` (a file, a link or a folder) out of the memory folder. Where a rename is not possible (the
+   * trash is on another disk, or was removed by hand), it is removed at once instead.
+   */
+  async take(host: string, isFolder: boolean): Promise<void> {
+    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+    try {
+      await fsp.rename(host, path.join(this.dir, name));
+      this.filled = true;
+    } catch {
+      if (isFolder) await fsp.rm(host, { recursive: true, force: true });
+      else await fsp.unlink(host);
+    }
+  }
+
+  /**
+   * Removes everything in the trash (every entry, never the folder itself: another process on the same data
+   * folder may be renaming into it). Failures are left for the next time.
+   */
+  empty(): Promise<void> {
+    if (this.filled) {
+      this.filled = false;
+      this.emptying = this.emptying.then(() => this.removeAll());
+    }
+    return this.emptying;
+  }
+
+  private async removeAll(): Promise<void> {
+    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names)
+      await fsp.rm(path.join(this.dir, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
