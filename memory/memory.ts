@@ -2,7 +2,7 @@
 // then the commit mutex and the cross-process lock), is journaled durably, and only then applied to the
 // files (README.md: "Durability and recovery").
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { catchUp } from './catch-up.js';
 import { decodeUtf8, sha256 } from './content.js';
@@ -225,7 +225,12 @@ export class MemoryStore implements Memory {
   /** The parent folder of `segments` must be reached without any link (else a delete could act outside). */
   async assertRealParent(segments: readonly string[]): Promise<void> {
     const parent = segments.slice(0, -1);
-    const real = await fsp.realpath(this.hostOf(parent)).catch(() => null);
+    let real: string | null;
+    try {
+      real = realpathSync.native(this.hostOf(parent)); // synchronous: see lstatOrNull
+    } catch {
+      real = null;
+    }
     if (real !== (parent.length ? path.join(this.rootReal, ...parent) : this.rootReal))
       throw linkError(joinModel(parent), 'symbolic');
   }

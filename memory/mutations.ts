@@ -43,14 +43,10 @@ export async function deletePath(
   return store.guard(p.path, () =>
     store.exclusive([p.path], async () => {
       const host = store.hostOf(p.segments);
-      // Independent checks run concurrently (each is a thread-pool round trip); errors keep their order.
-      const [stat, parent] = await Promise.allSettled([
-        lstatOrNull(host),
-        store.assertRealParent(p.segments),
-      ]);
-      const st = settled(stat);
+      // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
+      const st = await lstatOrNull(host);
       if (!st) throw new MemoryError('not_found', `The path ${p.path} does not exist`);
-      settled(parent);
+      await store.assertRealParent(p.segments);
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();
       if (st.isDirectory()) {
@@ -103,23 +99,18 @@ export async function renamePath(
     store.exclusive([src.path, dst.path], async () => {
       const srcHost = store.hostOf(src.segments);
       const dstHost = store.hostOf(dst.segments);
-      // Independent checks run concurrently (each is a thread-pool round trip); errors keep their order.
-      const [srcStat, parent, dstStat, preflight] = await Promise.allSettled([
-        lstatOrNull(srcHost),
-        store.assertRealParent(src.segments),
-        lstatOrNull(dstHost),
-        store.preflightNew(dst, src.path),
-      ]);
-      const st = settled(srcStat);
+      // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
+      const st = await lstatOrNull(srcHost);
       if (!st) throw new MemoryError('not_found', `The path ${src.path} does not exist`);
-      settled(parent);
+      await store.assertRealParent(src.segments);
       if (st.isSymbolicLink()) throw linkError(src.path, 'symbolic');
       if (st.isFile() && st.nlink > 1) throw linkError(src.path, 'hard');
       if (!st.isFile() && !st.isDirectory())
         throw new MemoryError('link', `${src.path} is not a regular file or folder.`);
       // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
-      if (settled(dstStat)) throw new MemoryError('exists', `The destination ${dst.path} already exists`);
-      settled(preflight);
+      if (await lstatOrNull(dstHost))
+        throw new MemoryError('exists', `The destination ${dst.path} already exists`);
+      await store.preflightNew(dst, src.path);
       const records: JournalRecord[] = [];
       if (st.isDirectory()) {
         const batch = randomBytes(6).toString('hex');
@@ -166,10 +157,4 @@ export async function renamePath(
       return { journalId: first.id };
     }),
   );
-}
-
-/** The value of a settled promise, or its error thrown (checks run together, reported in order). */
-function settled<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
 }
