@@ -101,7 +101,7 @@ export async function ensureFolders(
     current = path.join(current, segments[i]!);
     let st: Stats | undefined;
     try {
-      st = await fsp.lstat(current);
+      st = lstatSync(current); // synchronous: see lstatOrNull
     } catch (err) {
       if ((err as { code?: string }).code !== 'ENOENT') throw err;
     }
@@ -111,7 +111,7 @@ export async function ensureFolders(
         continue;
       } catch (err) {
         if ((err as { code?: string }).code !== 'EEXIST') throw err;
-        st = await fsp.lstat(current);
+        st = lstatSync(current);
       }
     }
     if (st.isSymbolicLink()) throw linkError(modelPathOf(i + 1), 'symbolic');
@@ -125,10 +125,11 @@ export async function ensureFolders(
 }
 
 /**
- * lstat that answers undefined for a missing path. Synchronous, like every metadata check here (realpath
- * too): on the app's own data folder one takes microseconds, while a round trip through the thread pool
- * costs tens, and the four checks of a rename made that way cost ~200 µs against ~30 µs (bench/memory).
- * Reading, writing and syncing content stay asynchronous.
+ * lstat that answers undefined for a missing path. Synchronous, like the other checks on a change's path
+ * (ensureFolders, the parent's realpath): on the app's own data folder one takes microseconds, while a round
+ * trip through the thread pool costs tens, and the four checks of a rename made that way cost ~200 µs
+ * against ~30 µs (bench/memory). Reading, writing and syncing content stay asynchronous, as do whole-tree
+ * scans.
  */
 export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> {
   try {
