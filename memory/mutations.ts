@@ -1,6 +1,6 @@
 // Rename and delete, for files and whole folders. A folder operation journals one entry per file (one
 // batch), so a single file can be restored and the whole operation can be undone.
-import { promises as fsp } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { MemoryError } from './errors.js';
@@ -140,7 +140,8 @@ export async function renamePath(
       folders.catch(() => undefined); // awaited below; no unhandled rejection while the journal syncs
       await store.commit(records, new Map());
       const dirHost = await folders;
-      await fsp.rename(srcHost, path.join(dirHost, dst.segments[dst.segments.length - 1]!));
+      // A rename is a metadata change like the checks: synchronous (lstatOrNull says why).
+      renameSync(srcHost, path.join(dirHost, dst.segments[dst.segments.length - 1]!));
       const node = store.tree.remove(src.segments);
       if (node) store.tree.set(dst.segments, node);
       store.noteDirty(path.dirname(srcHost));

@@ -5,7 +5,7 @@
 // waits for. Nothing in the trash is ever read: the deleted content is in the journal before the rename
 // (that is what Undo and Restore use), and a folder put there is gone from the tree at once.
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { DIR_MODE } from './fs-safe.js';
 
@@ -32,7 +32,7 @@ export class Trash {
   async take(host: string, isFolder: boolean): Promise<void> {
     const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
     try {
-      await fsp.rename(host, path.join(this.dir, name));
+      renameSync(host, path.join(this.dir, name)); // a metadata change: synchronous, as in renamePath
       this.filled = true;
     } catch {
       if (isFolder) await fsp.rm(host, { recursive: true, force: true });
