@@ -1,8 +1,22 @@
 // File-system primitives that never follow a link out of the root and never leave a half-written file.
-import { constants, lstatSync, promises as fsp, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fdatasync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  promises as fsp,
+  renameSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { MemoryError } from './errors.js';
+
+const datasyncFd = promisify(fdatasync);
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -141,35 +155,49 @@ export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> 
   }
 }
 
-/** Step one of an atomic replace: a temp file in the target's folder (O_EXCL, O_NOFOLLOW, 0600), fdatasync. */
+/**
+ * Step one of an atomic replace: a temp file in the target's folder (O_EXCL, O_NOFOLLOW, 0600), fdatasync.
+ * Open, write, stat and close are page-cache operations of microseconds and run synchronously (see
+ * lstatOrNull); only the sync, which waits for the disk, goes through the thread pool.
+ */
 export async function writeTemp(
   dir: string,
   data: Buffer,
   sync = true,
 ): Promise<{ tmp: string; stat: Stats }> {
   const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-  const handle = await fsp.open(
+  const fd = openSync(
     tmp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
     FILE_MODE,
   );
+  let open = true;
   try {
-    await handle.writeFile(data);
-    if (sync) await handle.datasync();
-    const stat = await handle.stat();
-    await handle.close();
+    writeFileSync(fd, data);
+    if (sync) await datasyncFd(fd);
+    const stat = fstatSync(fd);
+    open = false; // never closed twice: the number may already belong to a file another thread opened
+    closeSync(fd);
     return { tmp, stat };
   } catch (err) {
-    await handle.close().catch(() => undefined);
+    if (open) closeQuietly(fd);
     await fsp.unlink(tmp).catch(() => undefined);
     throw err;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already reported by what failed before.
   }
 }
 
 /** Step two: rename over the target. rename() replaces a link at the target and never writes through it. */
 export async function renameTemp(tmp: string, target: string): Promise<void> {
   try {
-    await fsp.rename(tmp, target);
+    renameSync(tmp, target); // a metadata change: synchronous, like the checks
   } catch (err) {
     await fsp.unlink(tmp).catch(() => undefined);
     throw err;
