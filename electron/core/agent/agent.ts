@@ -242,25 +242,15 @@ export class Agent {
         this.runSettings.delete(conversationId);
         this.release(conversationId);
         run.finish(status);
-        this.scheduleContext(conversationId);
+        // The meter's final state, at once (the run's own updates are throttled); after run.finished.
+        void this.emitContext(conversationId);
       }
     })();
     return run;
   }
 
-  private readonly contextScheduled = new Set<string>();
   /** The settings of each running run, by conversation. */
   private readonly runSettings = new Map<string, Settings>();
-
-  /** One context.changed per tick and conversation. */
-  scheduleContext(conversationId: string): void {
-    if (this.contextScheduled.has(conversationId)) return;
-    this.contextScheduled.add(conversationId);
-    setImmediate(() => {
-      this.contextScheduled.delete(conversationId);
-      void this.emitContext(conversationId);
-    });
-  }
 
   async emitContext(conversationId: string): Promise<void> {
     try {
