@@ -1,7 +1,7 @@
 // Checks on what goes into a file: text only, within the per-file cap, no credentials; and its version.
 import { createHash } from 'node:crypto';
 import { MemoryError } from './errors.js';
-import { detectSecret } from './secrets.js';
+import { detectAddedSecret } from './secrets.js';
 import type { MemoryLimits } from './types.js';
 
 /** A content's version: the sha256 of its bytes, in hex (what a user edit names as its base). */
@@ -20,6 +20,12 @@ export function checkContent(
   content: string,
   limits: Pick<MemoryLimits, 'fileCapBytes'>,
 ): void {
+  checkText(path, content, limits);
+  checkSecrets(path, '', content);
+}
+
+/** Throws MemoryError (encoding | too_large) unless `content` is text within the per-file cap. */
+export function checkText(path: string, content: string, limits: Pick<MemoryLimits, 'fileCapBytes'>): void {
   if (typeof content !== 'string') throw new MemoryError('invalid_input', 'The content must be text.');
   if (hasLoneSurrogate(content))
     throw new MemoryError(
@@ -38,12 +44,21 @@ export function checkContent(
       `Refused: ${path} would be ${bytes} bytes, above the ${limits.fileCapBytes}-byte limit per file. ` +
         'Split it into smaller files or remove what is no longer needed.',
     );
-  const secret = detectSecret(content);
+}
+
+/**
+ * Throws MemoryError('secret') when a line that the change from `before` to `after` adds or alters looks
+ * like a credential (secrets.ts says why only those lines). Every write path calls this with the text it
+ * is about to store, after the edit is applied and before anything is written.
+ */
+export function checkSecrets(path: string, before: string, after: string): void {
+  const secret = detectAddedSecret(before, after);
   if (secret)
     throw new MemoryError(
       'secret',
-      `Refused: the text for ${path} looks like ${secret.detector} (line ${secret.line}). ` +
-        'Credentials must not be stored in memory; describe where the secret is kept instead.',
+      `Refused: the text for ${path} looks like ${secret.detector} (line ${secret.line}). Nothing was saved. ` +
+        'Credentials must not be stored in memory: leave the value out and note where it is kept instead ' +
+        '(for example "the deploy token is in the team password manager").',
     );
 }
 

@@ -1,6 +1,6 @@
 // Whole-file saves and creation through the user API (the panel's editor, import). The tool's create
 // goes through createFile too; str_replace and insert live in tool.ts.
-import { checkContent, sha256 } from './content.js';
+import { checkContent, checkSecrets, checkText, sha256 } from './content.js';
 import { MemoryError } from './errors.js';
 import { lstatOrNull } from './fs-safe.js';
 import type { MemoryStore } from './memory.js';
@@ -17,7 +17,7 @@ export async function writeFile(
   const p = parseMemoryPath(input);
   if (p.segments.length === 0)
     throw new MemoryError('not_a_file', `${ROOT} is the memory folder, not a file.`);
-  checkContent(p.path, content, store.limits);
+  checkText(p.path, content, store.limits);
   return store.guard(p.path, () =>
     store.exclusive([p.path], async () => {
       const cur = await store.current(p);
@@ -37,6 +37,9 @@ export async function writeFile(
           },
         );
       }
+      // The panel's editor, a forgotten fact, an approved review and an import all save here: scanned against
+      // what is on disk now, so only the lines this save changes are checked.
+      checkSecrets(p.path, cur ? cur.bytes.toString('utf8') : '', content);
       if (!cur) await store.preflightNew(p);
       store.checkQuota(cur?.size ?? 0, mine.length);
       const rec = store.record(

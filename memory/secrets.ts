@@ -1,51 +1,16 @@
-// Credential detectors. A memory file is sent back to the model and may be exported, so content that looks
-// like a secret is refused. The refusal names the detector and the line, never the matched value.
-
-interface Detector {
-  name: string;
-  pattern: RegExp;
-  /** Optional extra test on the match (e.g. entropy), to keep false positives down. */
-  accept?: (match: RegExpExecArray) => boolean;
-}
-
-function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
-}
-
-const detectors: Detector[] = [
-  { name: 'a private key block', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { name: 'an Anthropic API key', pattern: /\bsk-ant-[a-z0-9]+-[A-Za-z0-9_-]{20,}/ },
-  { name: 'an OpenAI API key', pattern: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/ },
-  { name: 'an OpenAI API key', pattern: /\bsk-[A-Za-z0-9]{20,}T3BlbkFJ[A-Za-z0-9]{20,}/ },
-  { name: 'an AWS access key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[0-9A-Z]{16}\b/ },
-  {
-    name: 'an AWS secret access key',
-    pattern: /aws_?secret_?access_?key\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})\b/i,
-  },
-  { name: 'a GitHub token', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b/ },
-  { name: 'a GitHub token', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}\b/ },
-  { name: 'a Slack token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/ },
-  {
-    name: 'a Slack webhook URL',
-    pattern: /hooks\.slack\.com\/services\/T[A-Za-z0-9_]+\/B[A-Za-z0-9_]+\/[A-Za-z0-9_]+/,
-  },
-  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { name: 'a Stripe secret key', pattern: /\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}\b/ },
-  { name: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
-  {
-    name: 'a password or secret assignment',
-    pattern:
-      /\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\s*[:=]\s*["']?([^\s"'`]{12,})/i,
-    accept: (m) => entropy(m[1] ?? '') >= 3.5,
-  },
-];
+// Credential detection. A memory file is sent back to the model and may be exported, so text that looks like
+// a secret is refused. The refusal names the detector and the line, never the matched value.
+//
+// What is scanned: the lines an edit changes, in the text as it will be after the edit. Scanning only what
+// the edit adds (new_str, insert_text) lets a key through in pieces (a create with half of it, then a
+// str_replace that adds the rest); scanning every line would let one old key, planted by another program,
+// block every later edit of that file. A line the edit leaves as it was is not scanned.
+//
+// The text is normalised before it is scanned, so a key cannot hide behind its look-alikes: invisible
+// characters (zero-width spaces and joiners, soft hyphens, bidi marks, variation selectors, tag characters:
+// Unicode's Default_Ignorable_Code_Point set) are dropped and compatibility forms are folded by NFKC
+// (full-width "ｇｈｐ＿" becomes "ghp_"). Neither step adds or removes a line break, so line numbers hold.
+import { detectors } from './secret-patterns.js';
 
 export interface SecretFinding {
   /** e.g. "an AWS access key" */
@@ -54,27 +19,89 @@ export interface SecretFinding {
   line: number;
 }
 
-/** The first credential-looking match in `text`, or null. Never returns the matched value. */
-export function detectSecret(text: string): SecretFinding | null {
-  let best: SecretFinding | null = null;
-  let bestIndex = Infinity;
-  for (const d of detectors) {
-    const re = new RegExp(
-      d.pattern.source,
-      d.pattern.flags.includes('g') ? d.pattern.flags : d.pattern.flags + 'g',
-    );
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/** The text a detector sees: no invisible characters, compatibility forms folded (NFKC). */
+export function normalizeForScan(text: string): string {
+  return text.replace(INVISIBLE, '').normalize('NFKC').replace(INVISIBLE, '');
+}
+
+const global = detectors.map((d) => ({
+  ...d,
+  pattern: new RegExp(
+    d.pattern.source,
+    d.pattern.flags.includes('g') ? d.pattern.flags : d.pattern.flags + 'g',
+  ),
+}));
+
+/** The detector and offset of the earliest match in `text` (already normalised), or null. */
+function firstMatch(text: string): { detector: string; index: number } | null {
+  let best: { detector: string; index: number } | null = null;
+  for (const d of global) {
+    const re = d.pattern;
+    re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (best && m.index >= best.index) break;
       if (!d.accept || d.accept(m)) {
-        if (m.index < bestIndex) {
-          bestIndex = m.index;
-          best = { detector: d.name, line: 0 };
-        }
+        best = { detector: d.name, index: m.index };
         break;
       }
+      if (m[0].length === 0) re.lastIndex++;
     }
   }
-  if (!best) return null;
-  let line = 1;
-  for (let i = 0; i < bestIndex; i++) if (text.charCodeAt(i) === 10) line++;
-  return { ...best, line };
+  return best;
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The first credential-looking match in `text`, or null. Never returns the matched value. */
+export function detectSecret(text: string): SecretFinding | null {
+  return detectAddedSecret('', text);
+}
+
+/** The lines of `after` that an edit of `before` changed (1-based numbers), in one linear pass. */
+export function changedLines(before: string, after: string): { lines: string[]; numbers: number[] } {
+  if (before === after) return { lines: [], numbers: [] };
+  const max = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (
+    suffix < max - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
+  // The same line start in both texts (they agree up to `prefix`); each region ends at the end of the line
+  // holding its last changed character.
+  const start = prefix === 0 ? 0 : after.lastIndexOf('\n', prefix - 1) + 1;
+  const lineEnd = (s: string): number => {
+    const nl = s.indexOf('\n', s.length - suffix);
+    return nl === -1 ? s.length : nl;
+  };
+  const old = new Set(before.slice(start, lineEnd(before)).split('\n'));
+  const lines: string[] = [];
+  const numbers: number[] = [];
+  let line = 1 + countNewlines(after, start);
+  for (const l of after.slice(start, lineEnd(after)).split('\n')) {
+    if (!old.has(l)) {
+      lines.push(l);
+      numbers.push(line);
+    }
+    line++;
+  }
+  return { lines, numbers };
+}
+
+/** The first credential-looking match on a line the edit from `before` to `after` changed, or null. */
+export function detectAddedSecret(before: string, after: string): SecretFinding | null {
+  const { lines, numbers } = changedLines(before, after);
+  if (lines.length === 0) return null;
+  const text = normalizeForScan(lines.join('\n'));
+  const found = firstMatch(text);
+  if (!found) return null;
+  return { detector: found.detector, line: numbers[countNewlines(text, found.index)] ?? 1 };
 }

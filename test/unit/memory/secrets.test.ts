@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { changedLines, detectAddedSecret, normalizeForScan } from '../../../memory/secrets.js';
+import { detectors } from '../../../memory/secret-patterns.js';
 import { detectSecret } from '../../../memory/index.js';
+import { mustAccept, mustRefuse } from './secret-values.js';
+import fc from 'fast-check';
 
 describe('secret detectors', () => {
-  it.each([
-    'My password is stored in the team vault; ask Sam.',
-    'password: hunter2',
-    'commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it',
-    'id 123e4567-e89b-12d3-a456-426614174000',
-    'sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-    'Use sk-ant-... style keys from the console (never paste them here).',
-    'The API key lives in ANTHROPIC_API_KEY.',
-  ])('lets ordinary notes through: %s', (text) => {
+  it.each(mustAccept)('lets ordinary notes through: %s', (text) => {
     expect(detectSecret(text)).toBeNull();
+    expect(detectSecret(`# Notes\n\n- ${text}\n`)).toBeNull();
+  });
+
+  it.each(mustRefuse)('refuses %s and names it, on its line', (_label, value, detector) => {
+    expect(detectSecret(`# Notes\n${value}\n`)).toEqual({ detector, line: 2 });
+    // the same inside a sentence, after other lines
+    expect(detectSecret(`a\nb\nc\nnote: ${value} (rotated in May)`)).toEqual({ detector, line: 4 });
   });
 
   it('names the detector and the line, and returns nothing of the value', () => {
@@ -19,5 +22,92 @@ describe('secret detectors', () => {
     const finding = detectSecret(`notes\n\nrepo token ${value}\n`);
     expect(finding).toEqual({ detector: 'a GitHub token', line: 3 });
     expect(JSON.stringify(finding)).not.toContain(value.slice(4, 12));
+  });
+
+  it('normalisation drops invisible characters and folds full-width forms, keeping every line break', () => {
+    expect(normalizeForScan('g\u200bh\u00adp\u200e_\ufe0fｘ\u2060')).toBe('ghp_x');
+    const text = 'a\u200b\nｂ\r\n\u202ec\n';
+    expect(normalizeForScan(text).split('\n')).toHaveLength(text.split('\n').length);
+  });
+
+  it('reports the earliest match when several detectors fire', () => {
+    const text = `x\nAKIA${'IOSFODNN7EXAMPLE'}\npostgres://u:p@h\n`;
+    expect(detectSecret(text)).toEqual({ detector: 'an AWS access key', line: 2 });
+  });
+});
+
+describe('the changed lines of an edit', () => {
+  it('are the lines of the new text that the edit touched, numbered in the new text', () => {
+    expect(changedLines('a\nb\nc', 'a\nB\nc')).toEqual({ lines: ['B'], numbers: [2] });
+    expect(changedLines('a\nc', 'a\nb1\nb2\nc')).toEqual({ lines: ['b1', 'b2'], numbers: [2, 3] });
+    expect(changedLines('ab', 'ab')).toEqual({ lines: [], numbers: [] });
+    // a deletion inside a line joins what is left of it: that line is changed
+    expect(changedLines('x\nghp_AB CD\ny', 'x\nghp_ABCD\ny')).toEqual({ lines: ['ghp_ABCD'], numbers: [2] });
+    // removing whole lines changes no line that remains
+    expect(changedLines('a\nb\nc\n', 'a\nc\n').lines).toEqual([]);
+  });
+
+  it('catch a key completed by a later edit, and ignore an old key on a line the edit left alone', () => {
+    const key = 'glpat-' + 'Qw3rTy7uIo9pAs2dFg4h';
+    const half = `# Deploy\ntoken ${key.slice(0, 12)}\n`;
+    expect(detectAddedSecret('', half)).toBeNull();
+    expect(detectAddedSecret(half, half.replace(key.slice(0, 12), key))).toEqual({
+      detector: 'a GitLab token',
+      line: 2,
+    });
+    const planted = `old ${key}\nnotes\n`;
+    expect(detectAddedSecret(planted, planted.replace('notes', 'more notes'))).toBeNull();
+    expect(detectAddedSecret(planted, planted + 'new line\n')).toBeNull();
+  });
+
+  it('property: the changed lines are exactly what a line-by-line comparison says can differ', () => {
+    const lineArb = fc.constantFrom('a', 'b', 'ab', '', 'c d');
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 8 }), fc.array(lineArb, { maxLength: 8 }), (x, y) => {
+        const before = x.join('\n');
+        const after = y.join('\n');
+        const { lines, numbers } = changedLines(before, after);
+        // every reported line is a line of the new text, at the number given
+        numbers.forEach((n, i) => expect(after.split('\n')[n - 1]).toBe(lines[i]));
+        // every line of the new text that is not a line of the old text is reported
+        const old = new Set(before.split('\n'));
+        after.split('\n').forEach((l, i) => {
+          if (before !== after && !old.has(l)) expect(numbers).toContain(i + 1);
+        });
+      }),
+    );
+  });
+});
+
+describe('the JSON Web Token detector', () => {
+  // The table's JWT detector scans runs of base64url and dots (a direct regex backtracks quadratically); it
+  // must find exactly what the direct regex finds.
+  const direct = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
+  const jwt = detectors.find((d) => d.name === 'a JSON Web Token')!;
+  const finds = (text: string): boolean => {
+    const re = new RegExp(jwt.pattern.source, 'g');
+    for (let m = re.exec(text); m; m = re.exec(text)) if (jwt.accept!(m)) return true;
+    return false;
+  };
+
+  it('property: agrees with the direct regex', () => {
+    const h = 'eyJhbGciOiJI';
+    for (const text of [
+      `${h}.${h}.abcdefgh`,
+      `x-${h}.${h}.abcdefgh`,
+      `a.${h}.${h}.sig-sig_`,
+      `x${h}.${h}.abcdefgh`,
+    ])
+      expect([text, finds(text)]).toEqual([text, direct.test(text)]);
+    expect(finds(`x-${h}.${h}.abcdefgh`)).toBe(true);
+    expect(finds(`x${h}.${h}.abcdefgh`)).toBe(false);
+    const piece = fc.constantFrom('eyJ', 'abcdefgh', 'eyJabcdefgh.', 'a', '-', '.', '_', ' ', 'x.eyJ', '9');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        expect(finds(text)).toBe(direct.test(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
