@@ -3,7 +3,7 @@
 // multi-line and empty old_str are handled, an omitted new_str means '', and no host path ever leaks.
 import { z } from 'zod';
 import { catchUp } from './catch-up.js';
-import { checkContent, decodeUtf8, sha256 } from './content.js';
+import { checkSecrets, checkText, decodeUtf8, sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import { readRegular } from './fs-safe.js';
 import type { MemoryStore } from './memory.js';
@@ -68,6 +68,38 @@ function lineOf(content: string, index: number): number {
   return line;
 }
 
+const LISTED_LINES = 20;
+
+/**
+ * Where `needle` occurs in `content`: the first offset, whether it occurs again (overlapping occurrences
+ * count), and for a repeated one the lines of its first LISTED_LINES lines with an occurrence. Linear in
+ * the file: uniqueness takes two searches, and the listing counts line breaks in one pass and searches at
+ * most once per listed line (an occurrence on a line already listed is skipped with the rest of its line).
+ */
+export function findOccurrences(
+  content: string,
+  needle: string,
+): { first: number; unique: boolean; lines: number[]; more: boolean } {
+  const first = content.indexOf(needle);
+  if (first === -1 || content.indexOf(needle, first + 1) === -1)
+    return { first, unique: first !== -1, lines: [], more: false };
+  const lines: number[] = [];
+  let line = 1;
+  let counted = 0; // line breaks before this offset are in `line`
+  for (let at = first; at !== -1;) {
+    for (let nl = content.indexOf('\n', counted); nl !== -1 && nl < at; nl = content.indexOf('\n', nl + 1)) {
+      line++;
+      counted = nl + 1;
+    }
+    if (lines.length === LISTED_LINES) return { first, unique: false, lines, more: true };
+    lines.push(line);
+    const eol = content.indexOf('\n', at);
+    if (eol === -1) break;
+    at = content.indexOf(needle, eol + 1);
+  }
+  return { first, unique: false, lines, more: false };
+}
+
 function boundedSnippet(content: string, from: number, to: number): string {
   const last = Math.min(to, from + SNIPPET_MAX_LINES - 1);
   const out = snippet(content, from, last);
@@ -112,9 +144,12 @@ export function createTool(store: MemoryStore): MemoryTool {
       const cur = await store.current(p);
       if (!cur)
         throw new MemoryError('not_found', `The path ${p.path} does not exist. Please provide a valid path.`);
-      const { next, result, added } = change(decodeUtf8(cur.bytes, p.path));
-      // The secret scan looks at what this edit adds, so an old external file does not block every edit.
-      checkContent(p.path, added, { fileCapBytes: Infinity });
+      const before = decodeUtf8(cur.bytes, p.path);
+      const { next, result, added } = change(before);
+      checkText(p.path, added, { fileCapBytes: Infinity });
+      // The lines this edit changes, as they will read afterwards: a key assembled from pieces is caught,
+      // and an old key another program left elsewhere in the file does not block every edit.
+      checkSecrets(p.path, before, next);
       const bytes = Buffer.from(next, 'utf8');
       if (bytes.length > store.limits.fileCapBytes)
         throw new MemoryError(
@@ -163,18 +198,16 @@ export function createTool(store: MemoryStore): MemoryTool {
             'No replacement was performed: old_str is empty. Give the exact text to replace.',
           );
         return edit(p, actor, 'str_replace', (content) => {
-          const first = content.indexOf(oldStr);
+          const { first, unique, lines, more } = findOccurrences(content, oldStr);
           if (first === -1)
             throw new MemoryError(
               'invalid_input',
               `No replacement was performed, old_str \`${echo(oldStr)}\` did not appear verbatim in ${p.path}.`,
             );
-          const lines: number[] = [];
-          for (let i = first; i !== -1; i = content.indexOf(oldStr, i + 1)) lines.push(lineOf(content, i));
-          if (lines.length > 1)
+          if (!unique)
             throw new MemoryError(
               'invalid_input',
-              `No replacement was performed. Multiple occurrences of old_str \`${echo(oldStr)}\` in lines: ${[...new Set(lines)].slice(0, 20).join(', ')}. Please ensure it is unique`,
+              `No replacement was performed. Multiple occurrences of old_str \`${echo(oldStr)}\` in lines: ${lines.join(', ')}${more ? ' and later lines' : ''}. Please ensure it is unique`,
             );
           const next = content.slice(0, first) + newStr + content.slice(first + oldStr.length);
           const from = lineOf(next, first);
