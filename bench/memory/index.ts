@@ -14,6 +14,7 @@ import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMemory, type Actor, type Memory } from '../../memory/index.js';
+import { atCap } from './at-cap.js';
 
 export interface BenchTable {
   title: string;
@@ -158,7 +159,7 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
   const base = await fsp.mkdtemp('/var/tmp/mnemo-bench-memory-');
   const rows: Record<string, string | number>[] = [];
   try {
-    for (const n of sizes) {
+    for (const n of sizes.filter((s) => s > 0)) {
       const oursDir = path.join(base, `ours-${n}`);
       const refDir = path.join(base, `ref-${n}`);
       await seed(path.join(oursDir, 'memories'), n);
@@ -192,6 +193,9 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
         });
       }
     }
+    // One file at the per-file cap, in the worst shapes for each command: rows "at the cap: ...", and the
+    // slowest of them (files = 1).
+    rows.push(...(await atCap(base)));
   } finally {
     await fsp.rm(base, { recursive: true, force: true });
   }
@@ -207,6 +211,7 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const arg = process.argv.find((a) => a.startsWith('--sizes='));
+  // --sizes= (empty) runs only the rows at the cap.
   const sizes = arg ? arg.slice('--sizes='.length).split(',').map(Number) : [1000, 10000];
   const table = await run(sizes);
   console.log(table.title);
