@@ -63,6 +63,34 @@ export const contentCases: HostileCase[] = [
     'password = "Xk9#mQ2$vL7!pR4@"',
     /looks like a password or secret assignment/,
   ),
+  secretCase('GitLab token', 'glpat-' + 'Qw3rTy7uIo9pAs2dFg4h', /looks like a GitLab token \(line 2\)/),
+  secretCase(
+    'password in a URL',
+    'postgres://app:' + 'Tr0ub4dor' + '@db.internal/app',
+    /a password inside a URL/,
+  ),
+  secretCase(
+    'key split by zero-width spaces',
+    'ghp_' + 'aB1cD2eF3g\u200bH4iJ5kL6mN\u200b7oP8qR9sT0uV1wX2',
+    /looks like a GitHub token \(line 2\)/,
+  ),
+  secretCase(
+    'key in full-width letters',
+    'ｓｋ＿ｔｅｓｔ＿' + 'ａＢ１ｃＤ２ｅＦ３ｇＨ４ｉＪ５ｋＬ６ｍＮ７ｏ',
+    /looks like a Stripe secret key \(line 2\)/,
+  ),
+  {
+    category: 'content',
+    name: 'secret completed by a later str_replace',
+    setup: seed('/memories/a.md', 'deploy\ntoken npm_' + 'aB1cD2eF3gH4\nend'),
+    tool: {
+      command: 'str_replace',
+      path: '/memories/a.md',
+      old_str: 'eF3gH4',
+      new_str: 'eF3gH4iJ5kL6mN7oP8qR9sT0uV1wX2',
+    },
+    message: /looks like an npm token \(line 2\)\. Nothing was saved/,
+  },
   {
     category: 'content',
     name: 'secret added by insert',
