@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changedLines, detectAddedSecret, normalizeForScan } from '../../../memory/secrets.js';
 import { detectors } from '../../../memory/secret-patterns.js';
 import { detectSecret } from '../../../memory/index.js';
-import { mustAccept, mustRefuse } from './secret-values.js';
+import { fullWidth, mustAccept, mustRefuse } from './secret-values.js';
 import fc from 'fast-check';
 
 describe('secret detectors', () => {
@@ -15,6 +15,37 @@ describe('secret detectors', () => {
     expect(detectSecret(`# Notes\n${value}\n`)).toEqual({ detector, line: 2 });
     // the same inside a sentence, after other lines
     expect(detectSecret(`a\nb\nc\nnote: ${value} (rotated in May)`)).toEqual({ detector, line: 4 });
+  });
+
+  it('property: invisible characters anywhere in a key, or full-width forms, never hide it', () => {
+    const plain = mustRefuse.filter(([label]) => !/split|full-width|joiners|selectors|BOM|tag/.test(label));
+    const invisible = fc.constantFrom(
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\u00ad',
+      '\u200e',
+      '\u202e',
+      '\ufe0f',
+      '\ufeff',
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...plain),
+        fc.array(fc.tuple(fc.nat(), invisible), { maxLength: 6 }),
+        fc.boolean(),
+        ([, value, detector], marks, wide) => {
+          let text = wide ? fullWidth(value) : value;
+          for (const [at, mark] of marks) {
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + mark + text.slice(i);
+          }
+          expect(detectSecret(`x\n${text}\n`)).toEqual({ detector, line: 2 });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('names the detector and the line, and returns nothing of the value', () => {
