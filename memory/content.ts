@@ -1,7 +1,7 @@
 // Checks on what goes into a file: text only, within the per-file cap, no credentials; and its version.
 import { createHash } from 'node:crypto';
 import { MemoryError } from './errors.js';
-import { detectAddedSecret } from './secrets.js';
+import { detectAddedSecret, detectSecret } from './secrets.js';
 import type { MemoryLimits } from './types.js';
 
 /** A content's version: the sha256 of its bytes, in hex (what a user edit names as its base). */
@@ -21,7 +21,22 @@ export function checkContent(
   limits: Pick<MemoryLimits, 'fileCapBytes'>,
 ): void {
   checkText(path, content, limits);
+  checkName(path);
   checkSecrets(path, '', content);
+}
+
+/**
+ * Throws MemoryError('secret') when a new file's name looks like a credential: names are listed to the
+ * model and exported like content. The message cannot quote the path, since the path is the secret.
+ */
+export function checkName(path: string): void {
+  const secret = detectSecret(path.split('/').join('\n'));
+  if (secret)
+    throw new MemoryError(
+      'secret',
+      `Refused: the name of the new file looks like ${secret.detector}. Names are shown to the model and ` +
+        'exported like content: choose a name without the credential. Nothing was saved.',
+    );
 }
 
 /** Throws MemoryError (encoding | too_large) unless `content` is text within the per-file cap. */

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { MemoryError } from './errors.js';
 import { ensureFolders, linkError, lstatOrNull, readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
-import { sha256 } from './content.js';
+import { checkName, sha256 } from './content.js';
 import type { MemoryStore } from './memory.js';
 import { isWithin, joinModel, parseMemoryPath, ROOT } from './paths.js';
 import { scanDir, type DirNode } from './tree.js';
@@ -95,6 +95,7 @@ export async function renamePath(
   if (src.path === dst.path) throw new MemoryError('exists', `The destination ${dst.path} already exists`);
   if (isWithin(dst.path, src.path))
     throw new MemoryError('invalid_input', `Cannot move ${src.path} into itself (${dst.path}).`);
+  checkName(dst.path);
   return store.guard(src.path, () =>
     store.exclusive([src.path, dst.path], async () => {
       const srcHost = store.hostOf(src.segments);

@@ -1,6 +1,6 @@
 // Whole-file saves and creation through the user API (the panel's editor, import). The tool's create
 // goes through createFile too; str_replace and insert live in tool.ts.
-import { checkContent, checkSecrets, checkText, sha256 } from './content.js';
+import { checkContent, checkName, checkSecrets, checkText, sha256 } from './content.js';
 import { MemoryError } from './errors.js';
 import { lstatOrNull } from './fs-safe.js';
 import type { MemoryStore } from './memory.js';
@@ -40,6 +40,7 @@ export async function writeFile(
       // The panel's editor, a forgotten fact, an approved review and an import all save here: scanned against
       // what is on disk now, so only the lines this save changes are checked.
       checkSecrets(p.path, cur ? cur.bytes.toString('utf8') : '', content);
+      if (!cur) checkName(p.path);
       if (!cur) await store.preflightNew(p);
       store.checkQuota(cur?.size ?? 0, mine.length);
       const rec = store.record(

@@ -162,6 +162,25 @@ describe('the secret check on every write path', () => {
     expect(await exists('old.md')).toBe('# Notes\nintro\n\n- lives in Paris\n');
   });
 
+  it('a name that holds a key is refused on create, save and rename, without quoting it', async () => {
+    s = await sandbox();
+    const key = 'glpat-' + fake(20, 30);
+    const named = `/memories/tokens/${key}.md`;
+    const created = await run({ command: 'create', path: named, file_text: 'x' });
+    expect(created.isError).toBe(true);
+    expect(created.content).toContain('the name of the new file looks like a GitLab token');
+    expect(created.content).not.toContain(key.slice(6, 14));
+    await s.memory.write('/memories/a.md', 'a\n', null);
+    const renamed = await run({ command: 'rename', old_path: '/memories/a.md', new_path: named });
+    expect(renamed.content).toContain('the name of the new file looks like a GitLab token');
+    const saved = await s.memory.write(`/memories/${fullWidth(key)}.md`, 'x', null).then(
+      () => null,
+      (e: unknown) => e as MemoryError,
+    );
+    expect(saved?.code).toBe('secret');
+    expect((await s.memory.list()).map((e) => e.path)).toEqual(['/memories/a.md']);
+  });
+
   it('import refuses files holding disguised keys and brings in the rest', async () => {
     s = await sandbox();
     const dir = await mkdtemp(path.join(os.tmpdir(), 'mnemo-import-'));
@@ -173,12 +192,14 @@ describe('the secret check on every write path', () => {
         `a\nb\nhf_${splitBy(fake(34, 28, 'abcdefghijklmnop'), '\u200c')}\n`,
       );
       await writeFile(path.join(dir, 'bearer.md'), `curl -H "Authorization: Bearer ${fake(40, 29)}"\n`);
+      await writeFile(path.join(dir, `npm_${fake(36, 31)}.md`), 'harmless\n');
       const preview = await new ImportSessions(s.memory).preview({ kind: 'folder', path: dir });
       expect(preview.added).toEqual(['/memories/ok.md']);
       const reasons = Object.fromEntries(preview.refused.map((r) => [r.path, r.reason]));
       expect(reasons['wide.md']).toContain('looks like a GitLab token (line 2)');
       expect(reasons['zw.md']).toContain('looks like a Hugging Face token (line 3)');
       expect(reasons['bearer.md']).toContain('looks like a bearer token (line 1)');
+      expect(reasons[`npm_${fake(36, 31)}.md`]).toContain('the name of the new file looks like an npm token');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
