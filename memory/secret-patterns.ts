@@ -114,7 +114,7 @@ export const detectors: Detector[] = [
   {
     name: 'a password or secret assignment',
     pattern:
-      /(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key)(?:[_-]?(?:key|token|value))?["']?[ \t]*[:=][ \t]*["']?([^\s"'`]{12,})/i,
+      /(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key)(?:[_-]?(?:key|token|value))?[*_"'`]{0,4}[ \t]*(?:[:=]|[ \t]is[ \t])[ \t]*["'`]?([^\s"'`]{12,})/i,
     accept: (m) => {
       const value = m[1] ?? '';
       return !/^[$<{%/~]/.test(value) && entropy(value) >= 3.5;

@@ -60,6 +60,12 @@ export const mustRefuse: [string, string, string][] = [
   ['Anthropic key behind a BOM', 'sk-ant-api03-\ufeff' + fake(40, 18), 'an Anthropic API key'],
   ['a tag character inside a key', splitBy(github, '\u{E0041}', 10), 'a GitHub token'],
   ['password assignment', 'DB_PASSWORD=' + fake(16, 19) + '!9', 'a password or secret assignment'],
+  ['password in bold Markdown', '- **Password**: ' + fake(14, 32) + '#9', 'a password or secret assignment'],
+  [
+    'password in a sentence',
+    'the wifi password is ' + fake(14, 33) + '!7',
+    'a password or secret assignment',
+  ],
 ];
 
 /** Notes that only talk about secrets: stored as written. */
@@ -74,6 +80,9 @@ export const mustAccept: string[] = [
   'password: hunter2',
   'pwd = /home/alice/projects/mnemo',
   'The secret: always preheat the oven.',
+  'The password is stored in the vault, and the secret is patience.',
+  'My password is at least twelve characters long.',
+  '**Password**: ask Sam (it changes monthly)',
   'secret santa: Alex gets Sam',
   'postgres://localhost:5432/app is the dev database.',
   'postgres://app:${DB_PASSWORD}@db.internal/app (the password comes from the environment)',

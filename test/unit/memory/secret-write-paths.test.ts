@@ -34,8 +34,8 @@ function expectRefusal(message: string, detector: string, line: number, value: s
   for (const v of [value, normalizeForScan(value)])
     for (let i = 0; i + 8 <= v.length; i += 4) {
       const piece = v.slice(i, i + 8);
-      if (/[A-Za-z0-9]{3}/.test(piece) && !/^(?:Authoriz|authoriz|uthoriza|ation: B)/.test(piece))
-        expect(message).not.toContain(piece);
+      // stretches of the random part (it holds digits), not the words around the credential
+      if (/[0-9]/.test(piece)) expect(message).not.toContain(piece);
     }
 }
 
