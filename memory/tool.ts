@@ -100,9 +100,15 @@ export function findOccurrences(
   return { first, unique: false, lines, more: false };
 }
 
-function boundedSnippet(content: string, from: number, to: number): string {
+/** The changed lines ± 2, at most SNIPPET_MAX_LINES of them and `capChars` characters (one long line). */
+function boundedSnippet(content: string, from: number, to: number, capChars: number): string {
   const last = Math.min(to, from + SNIPPET_MAX_LINES - 1);
   const out = snippet(content, from, last);
+  if (out.length > capChars) {
+    let cut = capChars;
+    if (/[\uD800-\uDBFF]/.test(out[cut - 1] ?? '')) cut--; // never half of a surrogate pair
+    return `${out.slice(0, cut)}\n[Snippet cut at ${capChars} characters. Use view with view_range [${from}, ${to}] to check the change.]`;
+  }
   return last < to ? `${out}\n[... ${to - last} more changed lines]` : out;
 }
 
@@ -215,7 +221,7 @@ export function createTool(store: MemoryStore): MemoryTool {
           return {
             next,
             added: newStr,
-            result: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${boundedSnippet(next, from, to)}`,
+            result: `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${boundedSnippet(next, from, to, store.limits.viewCapChars)}`,
           };
         });
       }
@@ -236,7 +242,7 @@ export function createTool(store: MemoryStore): MemoryTool {
           return {
             next,
             added: inserted,
-            result: `The file ${p.path} has been edited. Here is the snippet showing the change (with line numbers):\n${boundedSnippet(next, from, to)}`,
+            result: `The file ${p.path} has been edited. Here is the snippet showing the change (with line numbers):\n${boundedSnippet(next, from, to, store.limits.viewCapChars)}`,
           };
         });
       }

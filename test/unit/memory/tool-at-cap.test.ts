@@ -128,6 +128,32 @@ describe('str_replace on a file at the cap', () => {
     ]);
   });
 
+  it('shows a change on one long line within the view limit, and says how to see it', async () => {
+    const line = 'w'.repeat(CAP - 100) + ' MARK ' + 'z'.repeat(50);
+    await s.memory.write('/memories/line.md', `top\n${line}\nend\n`, null);
+    const r = await run({
+      command: 'str_replace',
+      path: '/memories/line.md',
+      old_str: 'MARK',
+      new_str: 'DONE',
+    });
+    expect(r.isError).toBe(false);
+    expect(r.content.length).toBeLessThan(16_000 + 300);
+    expect(r.content).toMatch(
+      /\n\[Snippet cut at 16000 characters\. Use view with view_range \[2, 2\] to check the change\.\]$/,
+    );
+    expect((await s.memory.read('/memories/line.md')).content).toBe(
+      `top\n${line.replace('MARK', 'DONE')}\nend\n`,
+    );
+    const ins = await run({
+      command: 'insert',
+      path: '/memories/line.md',
+      insert_line: 3,
+      insert_text: 'x'.repeat(90),
+    });
+    expect(ins.content.length).toBeLessThan(16_000 + 300);
+  });
+
   it('searches a constant number of times, and reads each line break at most a few times', async () => {
     const text = 'note\n'.repeat(2000);
     await s.memory.write('/memories/n.md', text, null);
