@@ -66,13 +66,20 @@ export class ProcessLock {
 
   /**
    * A process killed while holding the lock leaves it behind until it goes stale (5 s). At startup we can
-   * do better: if the pid recorded in the lock is not alive on this machine, the lock is removed at once.
+   * do better: if the pid recorded for the lock is not alive on this machine, the lock is removed at once.
+   * The pid file is written just after the lock folder is made, so in between it still names the previous
+   * owner (perhaps dead) while a live process holds the lock: the record therefore names the folder it was
+   * written for (inode and birth time), and a record for another folder, or without them, is never taken
+   * as the owner's. Such a lock is left to proper-lockfile, which takes it only once its mtime is older than
+   * the stale window.
    */
   async clearDeadOwner(): Promise<void> {
     try {
-      await fsp.access(this.lockDir);
-      const pid = Number(await fsp.readFile(this.pidFile, 'utf8'));
-      if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) return;
+      const dir = await fsp.stat(this.lockDir);
+      const owner = parseOwner(await fsp.readFile(this.pidFile, 'utf8'));
+      if (!owner || !sameFolder(owner, dir)) return;
+      const pid = owner.pid;
+      if (pid === process.pid || isAlive(pid)) return;
       const tomb = `${this.lockDir}.dead-${process.pid}-${Date.now()}`;
       await fsp.rename(this.lockDir, tomb);
       await fsp.rm(tomb, { recursive: true, force: true });
@@ -109,7 +116,7 @@ export class ProcessLock {
         this.heldSince = Date.now();
         fresh = true;
         // Beside the lock, not inside: proper-lockfile watches the lock folder's mtime.
-        await fsp.writeFile(this.pidFile, String(process.pid)).catch(() => undefined);
+        await this.writeOwner().catch(() => undefined);
       }
       try {
         return await task(fresh);
@@ -123,6 +130,16 @@ export class ProcessLock {
         }
       }
     });
+  }
+
+  /** Record this process as the owner of the lock folder that exists now (ours: we just made it). */
+  private async writeOwner(): Promise<void> {
+    const dir = await fsp.stat(this.lockDir);
+    const owner: Owner = { pid: process.pid, ino: dir.ino, birth: dir.birthtimeMs };
+    // Temp + rename: a reader sees the old record or the new one, never a half-written one.
+    const tmp = `${this.pidFile}.${process.pid}`;
+    await fsp.writeFile(tmp, `${owner.pid} ${owner.ino} ${owner.birth}`);
+    await fsp.rename(tmp, this.pidFile);
   }
 
   /**
@@ -150,6 +167,25 @@ export class ProcessLock {
   get wasCompromised(): boolean {
     return this.compromised;
   }
+}
+
+interface Owner {
+  pid: number;
+  ino: number;
+  birth: number;
+}
+
+/** `pid ino birthtimeMs`; anything else (an old pid-only record, a torn file) is not an owner. */
+function parseOwner(text: string): Owner | undefined {
+  const [pid, ino, birth] = text.trim().split(' ').map(Number);
+  if (!Number.isInteger(pid) || pid! <= 0 || !Number.isFinite(ino) || !Number.isFinite(birth))
+    return undefined;
+  return { pid: pid!, ino: ino!, birth: birth! };
+}
+
+/** The record was written for this very folder; without a birth time (some file systems) we cannot tell. */
+function sameFolder(owner: Owner, dir: { ino: number; birthtimeMs: number }): boolean {
+  return owner.birth > 0 && owner.ino === dir.ino && owner.birth === dir.birthtimeMs;
 }
 
 function isAlive(pid: number): boolean {

@@ -1,0 +1,89 @@
+// The data folder's lock at startup: a lock left by a dead process is cleared at once, but a lock whose
+// owner has not yet written its pid (the gap between proper-lockfile's mkdir and the pid file) is never
+// taken for a dead one because the pid file still names the previous owner.
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { ProcessLock } from '../../../memory/lock.js';
+
+let dir: string;
+let lockDir: string;
+let pidFile: string;
+const releases: (() => Promise<void>)[] = [];
+
+/** The pid of a process that has exited (its number is not reused this quickly). */
+function deadPid(): number {
+  const pid = spawnSync(process.execPath, ['-e', '']).pid;
+  if (!pid) throw new Error('could not start a child process');
+  return pid;
+}
+
+/** What the previous owner's record looked like for the folder it held. */
+type Previous = (pid: number) => Promise<string>;
+const previousOwners: [string, Previous][] = [
+  ['a pid-only record (the format before owner records)', (pid) => Promise.resolve(String(pid))],
+  [
+    'a record for an earlier lock folder, now removed',
+    async (pid) => {
+      await mkdir(lockDir);
+      const st = await stat(lockDir);
+      await rmdir(lockDir);
+      return `${pid} ${st.ino} ${st.birthtimeMs}`;
+    },
+  ],
+];
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mnemo-lock-'));
+  lockDir = path.join(dir, 'lock');
+  pidFile = path.join(dir, 'lock.pid');
+});
+afterEach(async () => {
+  for (const release of releases.splice(0)) await release().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('clearDeadOwner', () => {
+  test.each(previousOwners)(
+    'leaves a live lock alone while its pid file still holds %s',
+    async (_name, previous) => {
+      await writeFile(pidFile, await previous(deadPid()));
+      // Another holder has just made the lock folder (proper-lockfile's mkdir) and not yet written its pid.
+      let compromised = false;
+      releases.push(
+        await lockfile.lock(dir, {
+          lockfilePath: lockDir,
+          realpath: false,
+          stale: 5000,
+          onCompromised: () => {
+            compromised = true;
+          },
+        }),
+      );
+      await new ProcessLock(dir).clearDeadOwner();
+      expect((await stat(lockDir)).isDirectory()).toBe(true);
+      expect(await lockfile.check(dir, { lockfilePath: lockDir, realpath: false, stale: 5000 })).toBe(true);
+      expect(compromised).toBe(false);
+    },
+  );
+
+  test('clears at once a lock whose recorded owner is dead', async () => {
+    await mkdir(lockDir);
+    const st = await stat(lockDir);
+    await writeFile(pidFile, `${deadPid()} ${st.ino} ${st.birthtimeMs}`);
+    await new ProcessLock(dir).clearDeadOwner();
+    await expect(stat(lockDir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a lock taken by ProcessLock records its owner so that a later start can clear it', async () => {
+    const lock = new ProcessLock(dir);
+    await lock.run(() => Promise.resolve());
+    const [pid, ino, birth] = (await readFile(pidFile, 'utf8')).split(' ').map(Number);
+    const st = await stat(lockDir);
+    expect([pid, ino, birth]).toEqual([process.pid, st.ino, st.birthtimeMs]);
+    await lock.shutdown();
+  });
+});
