@@ -13,6 +13,13 @@ export interface Screened {
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
 
+function tooBig(budget: number, quota: number): string {
+  return budget === quota
+    ? `Refused: the import unpacks to more than ${quota} bytes, the memory's whole quota, so it cannot fit. ` +
+        'Nothing was imported. Import a smaller archive, or raise the limit in Settings.'
+    : `Refused: the import unpacks to more than ${budget} bytes, above the import limit. Nothing was imported.`;
+}
+
 export function fold(p: string): string {
   return p.normalize('NFKC').toLowerCase().normalize('NFC');
 }
@@ -24,9 +31,18 @@ export function ancestors(p: string): string[] {
   return out;
 }
 
+/** A turn of the event loop, so the chat stream and the UI's socket are served between entries. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Entries are read (inflated) one at a time with a running total: an import can never hold more than the
+ * memory's quota (every file it brings is in memory afterwards), so reading stops at the first entry that
+ * takes the total past it, and a small zip that expands a thousandfold costs at most the quota plus one
+ * entry (itself at most the per-file cap) before it is refused.
+ */
 export async function screenEntries(
   entries: SourceEntry[],
-  memoryLimits: Pick<MemoryLimits, 'fileCapBytes'>,
+  memoryLimits: Pick<MemoryLimits, 'fileCapBytes' | 'quotaBytes'>,
   limits: ArchiveLimits,
 ): Promise<Screened> {
   const refused: Screened['refused'] = [];
@@ -35,6 +51,7 @@ export async function screenEntries(
   const incoming: { path: string; content: string }[] = [];
   const seen = new Map<string, string>();
   let readBytes = 0;
+  const budget = Math.min(limits.maxTotalBytes, memoryLimits.quotaBytes);
   for (const entry of entries) {
     const extra = extraKind(entry.name);
     if (extra) {
@@ -80,9 +97,8 @@ export async function screenEntries(
     }
     const bytes = await entry.read();
     readBytes += bytes.length;
-    if (readBytes > limits.maxTotalBytes) {
-      throw new ArchiveError(`Refused: the import unpacks to more than ${limits.maxTotalBytes} bytes.`);
-    }
+    if (readBytes > budget) throw new ArchiveError(tooBig(budget, memoryLimits.quotaBytes));
+    await yieldToLoop();
     let content: string;
     try {
       content = fatal.decode(bytes);
