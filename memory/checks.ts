@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import { MemoryError } from './errors.js';
 import { linkError, lstatOrNull } from './fs-safe.js';
 import type { MemoryStore } from './memory.js';
-import { joinModel, type ParsedPath } from './paths.js';
-import { namesFoldingLike } from './tree.js';
-import type { MemoryEntry } from './types.js';
+import { hasControl, joinModel, type ParsedPath } from './paths.js';
+import { isUnnamed, namesFoldingLike, type DirNode, type Unreachable } from './tree.js';
+import type { MemoryEntry, UnreachableEntry } from './types.js';
 
 /**
  * Before journaling a new file at `p`: every existing parent must be a real folder, and no name may
@@ -14,10 +14,11 @@ import type { MemoryEntry } from './types.js';
 export async function preflightNew(store: MemoryStore, p: ParsedPath, ignore?: string): Promise<void> {
   let host = store.root;
   let dir = store.tree.root;
+  const disk = store.tree.diskSegments(p.segments);
   for (let i = 0; i < p.segments.length; i++) {
     const seg = p.segments[i]!;
     const isLast = i === p.segments.length - 1;
-    host = path.join(host, seg);
+    host = path.join(host, disk[i]!);
     const existing = dir?.children.get(seg);
     if (!existing && dir) {
       for (const name of namesFoldingLike(dir, seg))
@@ -41,6 +42,44 @@ export async function preflightNew(store: MemoryStore, p: ParsedPath, ignore?: s
     dir = existing?.kind === 'dir' ? existing : undefined!;
     if (!dir && !isLast) return;
   }
+}
+
+const REASONS: Record<Unreachable, string> = {
+  link: 'It is a symbolic link; links are never followed, so what it points to is not included.',
+  'hard-link':
+    'It has more than one hard link, so it may be another name of a file outside memory; it is never read. ' +
+    'Copy it to a regular file to include it.',
+  special: 'It is not a regular file (a device, pipe or socket).',
+  'not-utf8': 'Its name is not valid UTF-8, so no memory path can name it. Rename it with another program.',
+  'same-name':
+    'Another name in this folder is the same once both are in Unicode NFC form, and only that one can be ' +
+    'used. Rename one of them with another program.',
+};
+
+/** Control characters of a name on disk, shown as "?" (a report must not carry terminal sequences). */
+const printable = (name: string): string => Array.from(name, (ch) => (hasControl(ch) ? '?' : ch)).join('');
+
+export async function listUnreachable(store: MemoryStore): Promise<UnreachableEntry[]> {
+  await store.settle();
+  const out: UnreachableEntry[] = [];
+  const walk = (dir: DirNode, segs: string[]): void => {
+    for (const [name, child] of [...dir.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (name.startsWith('.')) continue;
+      if (child.kind === 'dir') walk(child, [...segs, name]);
+      else if (child.kind === 'other') {
+        const shown = printable(isUnnamed(name) ? (child.shown ?? '?') : name);
+        const kind = child.isDir ? 'dir' : 'file';
+        const what = REASONS[child.why];
+        out.push({
+          path: `${joinModel(segs)}/${shown}${kind === 'dir' ? '/' : ''}`,
+          kind,
+          reason: kind === 'dir' ? `${what} Nothing in this folder is included.` : what,
+        });
+      }
+    }
+  };
+  walk(store.tree.root, []);
+  return out;
 }
 
 export async function listEntries(store: MemoryStore): Promise<MemoryEntry[]> {

@@ -1,5 +1,6 @@
 // Reading and acting on the journal: history, diff, revert, restore, forget.
 import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { applyPatch, createTwoFilesPatch, structuredPatch } from 'diff';
 import { MemoryError } from './errors.js';
 import { ensureFolders, lstatOrNull } from './fs-safe.js';
@@ -158,16 +159,21 @@ export async function revertEntry(
       for (const [i, s] of steps.entries()) {
         if (s.kind === 'move') {
           const dst = parsed(s.r.path);
-          await ensureFolders(store.root, dst.segments.slice(0, -1), () => dst.path);
-          await fsp.rename(store.hostOf(segsOf(s.r.newPath!)), store.hostOf(dst.segments));
+          await ensureFolders(store.root, store.tree.diskSegments(dst.segments).slice(0, -1), () => dst.path);
+          const from = store.hostOf(segsOf(s.r.newPath!));
+          const to = store.hostOf(dst.segments);
+          await fsp.rename(from, to);
           const node = store.tree.remove(segsOf(s.r.newPath!));
           if (node) store.tree.set(dst.segments, node);
+          store.noteDirty(path.dirname(from));
+          store.noteDirty(path.dirname(to));
         } else if (s.target) await store.put(parsed(s.r.path), s.target, records[i]!.after!);
         else {
-          await fsp.unlink(store.hostOf(segsOf(s.r.path)));
+          const host = store.hostOf(segsOf(s.r.path));
+          await fsp.unlink(host);
           store.tree.remove(segsOf(s.r.path));
+          store.noteDirty(path.dirname(host));
         }
-        store.noteDirty(store.root);
         store.emitRecord(records[i]!);
       }
       return { journalId: records[0]!.id };

@@ -31,7 +31,7 @@ import {
 import { Journal, type JournalRecord } from './journal.js';
 import { deletePath, renamePath } from './mutations.js';
 import { createFile, writeFile } from './save.js';
-import { listEntries, preflightNew } from './checks.js';
+import { listEntries, listUnreachable, preflightNew } from './checks.js';
 import { PathQueue, ProcessLock } from './lock.js';
 import { joinModel, parseMemoryPath, ROOT, toHost, type ParsedPath } from './paths.js';
 import { recoverAtStartup } from './recovery.js';
@@ -54,6 +54,7 @@ import {
   type MemoryLimits,
   type MemoryOptions,
   type MemoryTool,
+  type UnreachableEntry,
 } from './types.js';
 
 const DAY_MS = 86_400_000;
@@ -137,8 +138,16 @@ export class MemoryStore implements Memory {
 
   // ---- plumbing shared by the modules of this folder ----
 
+  /** The host path of a memory path's segments: each name in its on-disk form (tree.ts diskNames). */
   hostOf(segments: readonly string[]): string {
-    return toHost(this.root, segments);
+    return toHost(this.root, this.tree.diskSegments(segments));
+  }
+
+  /** The folders of `segments` (all but the last) made real and link-free; the target's host path. */
+  private async folderAndTarget(segments: readonly string[]): Promise<{ dirHost: string; target: string }> {
+    const disk = this.tree.diskSegments(segments);
+    const dirHost = await ensureFolders(this.root, disk.slice(0, -1), (n) => joinModel(segments.slice(0, n)));
+    return { dirHost, target: path.join(dirHost, disk[disk.length - 1]!) };
   }
 
   get realRoot(): string {
@@ -231,7 +240,8 @@ export class MemoryStore implements Memory {
     } catch {
       real = null;
     }
-    if (real !== (parent.length ? path.join(this.rootReal, ...parent) : this.rootReal))
+    const disk = this.tree.diskSegments(parent);
+    if (real !== (disk.length ? path.join(this.rootReal, ...disk) : this.rootReal))
       throw linkError(joinModel(parent), 'symbolic');
   }
 
@@ -257,9 +267,7 @@ export class MemoryStore implements Memory {
     bytes: Buffer,
     hash: string,
   ): Promise<void> {
-    const dirHost = await ensureFolders(this.root, p.segments.slice(0, -1), (n) =>
-      joinModel(p.segments.slice(0, n)),
-    );
+    const { dirHost, target } = await this.folderAndTarget(p.segments);
     const temp = writeTemp(dirHost, bytes);
     temp.catch(() => undefined); // awaited below; avoid an unhandled rejection while the journal syncs
     try {
@@ -271,7 +279,7 @@ export class MemoryStore implements Memory {
     try {
       const { tmp, stat } = await temp;
       crashPoint('after-temp-write');
-      await renameTemp(tmp, path.join(dirHost, p.segments[p.segments.length - 1]!));
+      await renameTemp(tmp, target);
       this.tree.set(p.segments, { kind: 'file', size: stat.size, mtimeMs: stat.mtimeMs, hash });
     } catch (err) {
       await this.wal.cancel(records.map((r) => r.id)).catch(() => undefined);
@@ -283,10 +291,8 @@ export class MemoryStore implements Memory {
 
   /** Write a file whose change is already journaled (recovery's redo, multi-step reverts). */
   async put(p: ParsedPath, bytes: Buffer, hash: string): Promise<void> {
-    const dirHost = await ensureFolders(this.root, p.segments.slice(0, -1), (n) =>
-      joinModel(p.segments.slice(0, n)),
-    );
-    const st = await atomicWrite(path.join(dirHost, p.segments[p.segments.length - 1]!), bytes);
+    const { dirHost, target } = await this.folderAndTarget(p.segments);
+    const st = await atomicWrite(target, bytes);
     const node: FileNode = { kind: 'file', size: st.size, mtimeMs: st.mtimeMs, hash };
     this.tree.set(p.segments, node);
     this.dirtyDirs.add(dirHost);
@@ -319,6 +325,10 @@ export class MemoryStore implements Memory {
 
   list(): Promise<MemoryEntry[]> {
     return listEntries(this);
+  }
+
+  unreachable(): Promise<UnreachableEntry[]> {
+    return listUnreachable(this);
   }
 
   isStale(p: string, mtimeMs: number, now = this.clock()): boolean {

@@ -135,14 +135,15 @@ export async function renamePath(
       }
       // The destination's folders are made while the journal syncs (an empty folder is harmless if the
       // journal fails); the rename itself waits for both.
-      const folders = ensureFolders(store.root, dst.segments.slice(0, -1), (n) =>
+      const dstDisk = store.tree.diskSegments(dst.segments);
+      const folders = ensureFolders(store.root, dstDisk.slice(0, -1), (n) =>
         joinModel(dst.segments.slice(0, n)),
       );
       folders.catch(() => undefined); // awaited below; no unhandled rejection while the journal syncs
       await store.commit(records, new Map());
       const dirHost = await folders;
       // A rename is a metadata change like the checks: synchronous (lstatOrNull says why).
-      renameSync(srcHost, path.join(dirHost, dst.segments[dst.segments.length - 1]!));
+      renameSync(srcHost, path.join(dirHost, dstDisk[dstDisk.length - 1]!));
       const node = store.tree.remove(src.segments);
       if (node) store.tree.set(dst.segments, node);
       store.noteDirty(path.dirname(srcHost));

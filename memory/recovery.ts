@@ -4,6 +4,7 @@
 // 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
 //    hold: edits made with another program while the app was closed.
 import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { rehashUnknown } from './catch-up.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
@@ -26,8 +27,9 @@ async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
   if (r.newPath) {
     const dst = segsOf(r.newPath);
     if (store.tree.get(segs) && !store.tree.get(dst)) {
-      const dirHost = await ensureFolders(store.root, dst.slice(0, -1), () => r.newPath!);
-      await fsp.rename(store.hostOf(segs), `${dirHost}/${dst[dst.length - 1]}`);
+      const disk = store.tree.diskSegments(dst);
+      const dirHost = await ensureFolders(store.root, disk.slice(0, -1), () => r.newPath!);
+      await fsp.rename(store.hostOf(segs), `${dirHost}/${disk[disk.length - 1]}`);
       const node = store.tree.remove(segs);
       if (node) store.tree.set(dst, node);
       store.noteDirty(dirHost);
@@ -37,9 +39,10 @@ async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
   const cur = hashAt(store, r.path);
   if (cur === undefined || cur === r.after || cur !== r.before) return;
   if (r.after === null) {
-    await fsp.unlink(store.hostOf(segs)).catch(() => undefined);
+    const host = store.hostOf(segs);
+    await fsp.unlink(host).catch(() => undefined);
     store.tree.remove(segs);
-    store.noteDirty(store.root);
+    store.noteDirty(path.dirname(host));
     return;
   }
   const bytes = await store.wal.blob(r.after);

@@ -1,6 +1,6 @@
 // The cached tree of the memory folder: what `view` of a folder and list() answer from, without touching
 // the disk. Kept current by our own writes, by the journal of other processes, and by the watcher.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { TEMP_PREFIX } from './fs-safe.js';
 import { foldName } from './paths.js';
@@ -15,12 +15,28 @@ export interface FileNode {
 export interface DirNode {
   kind: 'dir';
   mtimeMs: number;
+  /** Keyed by the name in NFC, the form every memory path takes (paths.ts normalises input). */
   children: Map<string, Node>;
+  /**
+   * A child's name on disk where it is not that NFC key: macOS and some editors write names decomposed
+   * (NFD), and the disk must be addressed by the bytes it holds.
+   */
+  diskNames?: Map<string, string>;
 }
-/** A symbolic link, a hard-linked file or anything else we never follow. Only deletion is allowed. */
+/**
+ * Why a name on disk cannot be used as a memory file: a link (never followed), a file with more than one
+ * hard link (it may be a name of a file outside), a device, pipe or socket, a name that is not UTF-8 (no
+ * memory path can name it), or a name that equals another one of the folder once both are in NFC.
+ */
+export type Unreachable = 'link' | 'hard-link' | 'special' | 'not-utf8' | 'same-name';
+/** Something on disk that is never read or followed. Links can be deleted; nothing else is acted on. */
 export interface OtherNode {
   kind: 'other';
   mtimeMs: number;
+  why: Unreachable;
+  isDir?: boolean;
+  /** The name to show for a 'not-utf8' or 'same-name' entry, whose key is no name. */
+  shown?: string;
 }
 export type Node = FileNode | DirNode | OtherNode;
 
@@ -61,8 +77,23 @@ function putChild(dir: DirNode, name: string, node: Node): void {
 
 function deleteChild(dir: DirNode, name: string): void {
   if (!dir.children.delete(name)) return;
+  dir.diskNames?.delete(name);
   const names = foldedIndex.get(dir)?.get(foldName(name));
   names?.delete(name);
+}
+
+/** The name of `key` on disk in `dir`. */
+export function diskName(dir: DirNode | undefined, key: string): string {
+  return dir?.diskNames?.get(key) ?? key;
+}
+
+/**
+ * Names that can never be a memory path segment (paths.ts refuses NUL), for the entries that have no
+ * usable name: they stay in the tree, so listings and exports can say what was left out and why.
+ */
+const UNNAMED = '\u0000';
+export function isUnnamed(key: string): boolean {
+  return key.startsWith(UNNAMED);
 }
 
 export class Tree {
@@ -110,6 +141,35 @@ export class Tree {
     this.bytes += sumBytes(node);
   }
 
+  /** The segments as they are on disk (a key the tree does not hold is its own disk name). */
+  diskSegments(segments: readonly string[]): string[] {
+    const out: string[] = [];
+    let node: Node | undefined = this.root;
+    for (const seg of segments) {
+      const dir: DirNode | undefined = node?.kind === 'dir' ? node : undefined;
+      out.push(diskName(dir, seg));
+      node = dir?.children.get(seg);
+    }
+    return out;
+  }
+
+  /**
+   * The keys of a path named by its disk names (a watcher event), as far as they map one to one: the
+   * path is cut at the first name that is not its own key (decomposed, not UTF-8, or shadowed by a
+   * mapping), so the caller rescans that name's folder and learns the mapping from the disk.
+   */
+  keysOfDisk(diskSegs: readonly string[]): string[] {
+    let node: Node | undefined = this.root;
+    for (let i = 0; i < diskSegs.length; i++) {
+      const seg = diskSegs[i]!;
+      const dir: DirNode | undefined = node?.kind === 'dir' ? node : undefined;
+      if (seg !== seg.normalize('NFC') || seg.includes('\ufffd') || dir?.diskNames?.has(seg))
+        return diskSegs.slice(0, i);
+      node = dir?.children.get(seg);
+    }
+    return [...diskSegs];
+  }
+
   remove(segments: readonly string[]): Node | undefined {
     if (segments.length === 0) return undefined;
     const parent = this.get(segments.slice(0, -1));
@@ -146,9 +206,35 @@ export function sumBytes(node: Node): number {
   return total;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A folder's names; `raw` holds the bytes of a name that is not UTF-8 (`name` is then a lossy form). */
+async function readNames(hostDir: string): Promise<{ name: string; raw?: Buffer }[]> {
+  const names = await fsp.readdir(hostDir).catch(() => [] as string[]);
+  // Node decodes names lossily; only a replacement character can hide bytes that are not UTF-8.
+  if (!names.some((n) => n.includes('\ufffd'))) return names.map((name) => ({ name }));
+  const raw = await fsp.readdir(hostDir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+  return raw.map((bytes) => {
+    try {
+      return { name: utf8.decode(bytes) };
+    } catch {
+      return { name: bytes.toString('utf8'), raw: bytes };
+    }
+  });
+}
+
+function leafOf(s: Stats): Node {
+  if (s.isFile() && s.nlink === 1) return { kind: 'file', size: s.size, mtimeMs: s.mtimeMs };
+  const why: Unreachable = s.isSymbolicLink() ? 'link' : s.isFile() ? 'hard-link' : 'special';
+  return { kind: 'other', mtimeMs: s.mtimeMs, why };
+}
+
 /**
  * Read a folder from disk with lstat only (links are recorded as 'other', never followed). Temp files of
  * interrupted writes are removed on the way when `removeTemps` is set (startup, under the process lock).
+ * Children are keyed by their NFC name; where several names of the folder have the same NFC form, the one
+ * already in NFC (else the first) holds the key and the others are kept as unreachable 'same-name'
+ * entries, so that neither is silently merged into the other nor silently dropped.
  */
 export async function scanDir(hostDir: string, removeTemps: boolean): Promise<DirNode | undefined> {
   let st;
@@ -159,24 +245,50 @@ export async function scanDir(hostDir: string, removeTemps: boolean): Promise<Di
   }
   if (!st.isDirectory()) return undefined;
   const dir = newDir(st.mtimeMs);
-  const entries = await fsp.readdir(hostDir, { withFileTypes: true }).catch(() => []);
+  const names = await readNames(hostDir);
+  const order = (a: string, b: string): number => {
+    const an = a === a.normalize('NFC') ? 0 : 1;
+    const bn = b === b.normalize('NFC') ? 0 : 1;
+    return an - bn || (a < b ? -1 : a > b ? 1 : 0);
+  };
+  const keyed: { key: string; disk: string | Buffer; shown?: string; twin?: boolean }[] = [];
+  const claimed = new Set<string>();
+  for (const n of names.sort((a, b) => order(a.name, b.name))) {
+    if (n.raw) {
+      keyed.push({ key: `${UNNAMED}bytes:${n.raw.toString('hex')}`, disk: n.raw, shown: n.name });
+      continue;
+    }
+    const key = n.name.normalize('NFC');
+    if (claimed.has(key)) keyed.push({ key: `${UNNAMED}same:${n.name}`, disk: n.name, twin: true });
+    else {
+      claimed.add(key);
+      keyed.push({ key, disk: n.name });
+    }
+  }
   await Promise.all(
-    entries.map(async (e) => {
-      const p = path.join(hostDir, e.name);
-      if (e.name.startsWith(TEMP_PREFIX)) {
-        if (removeTemps && e.isFile()) await fsp.unlink(p).catch(() => undefined);
+    keyed.map(async ({ key, disk, shown, twin }) => {
+      if (typeof disk === 'string' && disk.startsWith(TEMP_PREFIX)) {
+        if (removeTemps) {
+          const s = await fsp.lstat(path.join(hostDir, disk)).catch(() => undefined);
+          if (s?.isFile()) await fsp.unlink(path.join(hostDir, disk)).catch(() => undefined);
+        }
         return;
       }
-      if (e.isDirectory()) {
-        const child = await scanDir(p, removeTemps);
-        if (child) dir.children.set(e.name, child);
-        return;
-      }
+      const p =
+        typeof disk === 'string'
+          ? path.join(hostDir, disk)
+          : Buffer.concat([Buffer.from(hostDir + path.sep), disk]);
       const s = await fsp.lstat(p).catch(() => undefined);
       if (!s) return;
-      if (s.isFile() && s.nlink === 1)
-        dir.children.set(e.name, { kind: 'file', size: s.size, mtimeMs: s.mtimeMs });
-      else dir.children.set(e.name, { kind: 'other', mtimeMs: s.mtimeMs });
+      let node: Node | undefined;
+      if (typeof disk !== 'string' || twin) {
+        node = { kind: 'other', mtimeMs: s.mtimeMs, why: twin ? 'same-name' : 'not-utf8' };
+        if (s.isDirectory()) node.isDir = true;
+        node.shown = shown ?? (disk as string);
+      } else node = s.isDirectory() ? await scanDir(p as string, removeTemps) : leafOf(s);
+      if (!node) return;
+      dir.children.set(key, node);
+      if (typeof disk === 'string' && disk !== key) (dir.diskNames ??= new Map()).set(key, disk);
     }),
   );
   return dir;
@@ -187,8 +299,7 @@ export async function scanPath(hostPath: string): Promise<Node | undefined> {
   const s = await fsp.lstat(hostPath).catch(() => undefined);
   if (!s) return undefined;
   if (s.isDirectory()) return scanDir(hostPath, false);
-  if (s.isFile() && s.nlink === 1) return { kind: 'file', size: s.size, mtimeMs: s.mtimeMs };
-  return { kind: 'other', mtimeMs: s.mtimeMs };
+  return leafOf(s);
 }
 
 export function humanSize(bytes: number): string {

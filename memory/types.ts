@@ -98,6 +98,13 @@ export interface ChangeEvent {
   conversationId?: string;
 }
 
+export interface UnreachableEntry {
+  /** A display path: the name as far as it can be shown (bytes that are not UTF-8 show as U+FFFD). */
+  path: string;
+  kind: 'file' | 'dir';
+  reason: string;
+}
+
 export interface DiffResult {
   path: string;
   before: string | null;
@@ -123,6 +130,12 @@ export interface Memory {
 
   /** Every file and folder (not the root), sorted by path; links are left out. */
   list(): Promise<MemoryEntry[]>;
+  /**
+   * What is in the memory folder on disk but cannot be used as memory (links, hard-linked files, names
+   * that are not UTF-8, two names equal in NFC), with the reason: what list() leaves out, so an export
+   * can say what it did not include.
+   */
+  unreachable(): Promise<UnreachableEntry[]>;
   /** Bytes used by all files, and the quota. */
   usage(): Promise<{ totalBytes: number; quotaBytes: number }>;
   read(path: string): Promise<FileContent>;

@@ -11,7 +11,7 @@ import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
 import type { MemoryStore } from './memory.js';
 import { joinModel } from './paths.js';
-import { scanPath, type Node } from './tree.js';
+import { diskName, scanPath, type Node } from './tree.js';
 
 const POLL_MS = 5000;
 const MAX_FOLDER_WATCHES = 4000;
@@ -52,8 +52,10 @@ export class Watcher {
     const walk = (node: Node | undefined, rel: string): void => {
       if (node?.kind !== 'dir') return;
       wanted.add(rel);
-      for (const [name, child] of node.children)
-        if (!name.startsWith('.') && name !== 'node_modules') walk(child, rel ? path.join(rel, name) : name);
+      for (const [name, child] of node.children) {
+        const disk = diskName(node, name);
+        if (!name.startsWith('.') && name !== 'node_modules') walk(child, rel ? path.join(rel, disk) : disk);
+      }
     };
     walk(this.store.tree.root, '');
     if (wanted.size > MAX_FOLDER_WATCHES) return this.fallBackToPolling();
@@ -131,17 +133,23 @@ export class Watcher {
     const store = this.store;
     await store.lock.run(async (fresh) => {
       if (fresh) await catchUp(store);
-      const tops = rels.includes('') ? [[]] : rels.map((r) => r.split(path.sep).filter(Boolean));
+      // Events name paths by their disk names; a name that is not its own key (decomposed, not UTF-8)
+      // is rescanned from its folder, which learns the mapping from the disk.
+      const tops = rels.includes('')
+        ? [[]]
+        : rels.map((r) => store.tree.keysOfDisk(r.split(path.sep).filter(Boolean)));
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();
       for (const segs of tops) {
         if (segs.some((s) => s.startsWith('.') || s === 'node_modules')) continue;
         const fresh = await scanPath(store.hostOf(segs));
-        await this.compare(segs, store.tree.get(segs), fresh, records, blobs);
+        const old = store.tree.get(segs);
+        // The fresh nodes go in first: compare reads new files through hostOf, by their disk names.
         if (segs.length === 0) {
           if (fresh?.kind === 'dir') store.tree.set([], fresh);
         } else if (fresh) store.tree.set(segs, fresh);
         else store.tree.remove(segs);
+        await this.compare(segs, old, fresh, records, blobs);
       }
       this.syncFolderWatches();
       if (records.length === 0) return;

@@ -1,9 +1,12 @@
 // Export: the memory folder as a .zip, folders preserved, optionally with the journal. Only what the
 // memory itself lists goes in, read through Memory.read (no last-read side effect; links in any component
-// and hard links refused), so an export cannot carry anything from outside the root.
+// and hard links refused), so an export cannot carry anything from outside the root. Whatever is left
+// out (what Memory.unreachable reports, a listed file that cannot be read, a journal file that is a hard
+// link) is named in the result's `skipped` with the reason: an export never drops anything silently.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { isMemoryError } from '../errors.js';
 import type { Memory } from '../types.js';
 import { JOURNAL_PREFIX, TOP_FOLDER } from './limits.js';
 
@@ -19,6 +22,13 @@ export interface ExportResult {
   files: number;
   folders: number;
   journalFiles: number;
+  /** What was not included, by display path (`memories/...` as in the zip), and why. */
+  skipped: SkippedEntry[];
+}
+
+export interface SkippedEntry {
+  path: string;
+  reason: string;
 }
 
 // Unix mode bits in the high half of the external attributes, so unzip restores private permissions.
@@ -87,22 +97,36 @@ class ZipWriter {
   }
 }
 
-async function walkJournal(dir: string, rel: string, out: ZipWriter): Promise<number> {
+async function walkJournal(
+  dir: string,
+  rel: string,
+  out: ZipWriter,
+  skipped: SkippedEntry[],
+): Promise<number> {
   let count = 0;
   const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const item of items.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const host = path.join(dir, item.name);
     const name = rel + item.name;
-    if (item.isDirectory()) count += await walkJournal(host, `${name}/`, out);
+    if (item.isDirectory()) count += await walkJournal(host, `${name}/`, out, skipped);
     else if (item.isFile()) {
       const file = await readJournalFile(host);
       if (file) {
         await out.file(JOURNAL_PREFIX + name, file.data, file.mtime);
         count++;
-      }
+      } else
+        skipped.push({
+          path: JOURNAL_PREFIX + name,
+          reason: 'A journal file that has more than one hard link or could not be read.',
+        });
     }
   }
   return count;
+}
+
+/** A memory refusal says why in words fit to show; anything else gets a generic reason (no host path). */
+function skipReason(err: unknown): string {
+  return isMemoryError(err) ? err.message : 'It could not be read.';
 }
 
 export function exportFileName(now: Date): string {
@@ -111,10 +135,14 @@ export function exportFileName(now: Date): string {
 }
 
 export async function exportMemory(
-  memory: Pick<Memory, 'journalDir' | 'list' | 'read'>,
+  memory: Pick<Memory, 'journalDir' | 'list' | 'read' | 'unreachable'>,
   options: ExportOptions,
 ): Promise<ExportResult> {
   const entries = await memory.list();
+  const skipped: SkippedEntry[] = (await memory.unreachable()).map((u) => ({
+    path: TOP_FOLDER + segmentsOf(u.path).join('/'),
+    reason: u.reason,
+  }));
   const zip = new ZipWriter();
   let files = 0;
   let folders = 0;
@@ -128,13 +156,25 @@ export async function exportMemory(
       continue;
     }
     // The memory's own read: links (in any component) and hard links are refused, so nothing from
-    // outside the root can ride along. A file that vanished or is not text is left out.
-    const file = await memory.read(entry.path).catch(() => undefined);
-    if (!file) continue;
+    // outside the root can ride along. A file that vanished or is not text is left out, and said so.
+    let file;
+    try {
+      file = await memory.read(entry.path);
+    } catch (err) {
+      skipped.push({ path: name, reason: skipReason(err) });
+      continue;
+    }
     await zip.file(name, Buffer.from(file.content, 'utf8'), validDate(entry.modifiedAt));
     files++;
   }
-  const journalFiles = options.includeJournal ? await walkJournal(memory.journalDir, '', zip) : 0;
+  const journalFiles = options.includeJournal ? await walkJournal(memory.journalDir, '', zip, skipped) : 0;
   const data = await zip.finish();
-  return { data, fileName: exportFileName(options.now ?? new Date()), files, folders, journalFiles };
+  return {
+    data,
+    fileName: exportFileName(options.now ?? new Date()),
+    files,
+    folders,
+    journalFiles,
+    skipped,
+  };
 }

@@ -140,6 +140,11 @@ export const memoryInvoke = {
       saved: z.boolean(),
       fileName: z.string().optional(),
       downloadUrl: z.string().optional(),
+      /**
+       * What the zip does not hold, with the reason (links, hard-linked files, names that are not UTF-8 or
+       * that equal another in NFC, files that cannot be read): an export never leaves anything out silently.
+       */
+      skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
     }),
   },
   /**

@@ -248,7 +248,12 @@ export function createFakeBackend(seed: Record<string, string | Partial<FileStat
           stale: true,
         })),
     }),
-    'memory.export': () => ({ saved: false, downloadUrl: '/download/abc', fileName: 'memory.zip' }),
+    'memory.export': () => ({
+      saved: false,
+      downloadUrl: '/download/abc',
+      fileName: 'memory.zip',
+      skipped: [],
+    }),
     'app.info': () => ({ version: '0.0.0', host: 'test', dataDir: '/data', platform: 'linux' }),
     'conversations.get': ({ id }) => ({
       conversation: {

@@ -9,7 +9,7 @@ import {
 } from '../../../memory/archive/index.js';
 import { FactError, removeFact, splitFacts } from '../../../memory/facts.js';
 import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/index.js';
-import type { EventPayload, Handlers } from '../../../shared/contract.js';
+import type { EventPayload, Handlers, ResOut } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 
@@ -170,9 +170,10 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
       ctx.log.info('memory exported', {
         files: archive.files,
         journal: archive.journalFiles,
+        skipped: archive.skipped.length,
         saved: saved.saved,
       });
-      const res: { saved: boolean; fileName?: string; downloadUrl?: string } = { saved: saved.saved };
+      const res: ResOut<'memory.export'> = { saved: saved.saved, skipped: archive.skipped };
       if (saved.fileName !== undefined) res.fileName = saved.fileName;
       if (saved.downloadUrl !== undefined) res.downloadUrl = saved.downloadUrl;
       return res;

@@ -13,6 +13,7 @@ import { host } from './host';
 import { toast } from '../../store/toast';
 
 type Preview = NonNullable<ResOut<'memory.importPreview'>['preview']>;
+type Skipped = ResOut<'memory.export'>['skipped'];
 type Busy = null | 'export' | 'upload' | 'preview' | 'apply';
 
 export function MemoryTransfer(): ReactElement {
@@ -22,6 +23,8 @@ export function MemoryTransfer(): ReactElement {
   // The journal (every file's change history) is left out by default: it can be large and holds what was
   // deliberately forgotten up to its pruning; a full backup asks for it.
   const [withHistory, setWithHistory] = useState(false);
+  // What the last export left out: shown until dismissed, since a toast would be gone before it is read.
+  const [skipped, setSkipped] = useState<Skipped>([]);
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -32,10 +35,13 @@ export function MemoryTransfer(): ReactElement {
     setBusy('export');
     try {
       const res = await exportMemory(withHistory);
+      const left = res.skipped.length;
+      const note = left > 0 ? ` (${left} ${left === 1 ? 'item' : 'items'} left out)` : '';
       if (res.downloadUrl) {
         startDownload(res.downloadUrl);
-        toast(`Downloading ${res.fileName ?? 'memory.zip'}`, { tone: 'success' });
-      } else if (res.saved) toast(`Saved ${res.fileName ?? 'the export'}`, { tone: 'success' });
+        toast(`Downloading ${res.fileName ?? 'memory.zip'}${note}`, { tone: 'success' });
+      } else if (res.saved) toast(`Saved ${res.fileName ?? 'the export'}${note}`, { tone: 'success' });
+      if (left > 0 && (res.downloadUrl || res.saved)) setSkipped(res.skipped);
     } catch (err) {
       toast(`Export failed: ${errorMessage(err)}`, { tone: 'error', timeoutMs: 15_000 });
     } finally {
@@ -136,6 +142,18 @@ export function MemoryTransfer(): ReactElement {
         onChange={(e) => void onFile(e.target.files?.[0])}
       />
       {busy && busy !== 'apply' && <Spinner label={label[busy]} />}
+      {skipped.length > 0 && (
+        <Dialog
+          open
+          title="Not in the export"
+          size="lg"
+          onClose={() => setSkipped([])}
+          description={`The export holds everything else; ${skipped.length} ${skipped.length === 1 ? 'item was' : 'items were'} left out, for the reasons below.`}
+          footer={<Button onClick={() => setSkipped([])}>Close</Button>}
+        >
+          <PathList title="Left out" paths={skipped} />
+        </Dialog>
+      )}
       {preview && (
         <ImportPreview
           preview={preview}

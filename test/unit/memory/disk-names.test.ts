@@ -1,0 +1,184 @@
+// Names as they are on disk: a file named in NFD (macOS, some editors) is reachable by its NFC path and by
+// its NFD path, and every change lands on the file that is there (no NFC twin appears); names that cannot
+// be used (not UTF-8, two names equal in NFC, hard links, links) are reported, and an export says what it
+// left out and why. Real files on disk, real zips read back.
+import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { exportMemory } from '../../../memory/archive/index.js';
+import { createMemory, type Memory } from '../../../memory/index.js';
+import { agent, sandbox, user, type Sandbox } from './helpers.js';
+
+const NFC = 'café.md';
+const NFD = 'cafe\u0301.md';
+const DIR_NFC = 'résumé';
+const DIR_NFD = 're\u0301sume\u0301';
+const NOT_UTF8 = Buffer.from([0x66, 0xff, 0xfe, 0x2e, 0x6d, 0x64]); // "f", two stray bytes, ".md"
+
+let s: Sandbox;
+let root: string;
+let memory: Memory;
+
+/** Plant files on disk with another program's names, then open the memory on them. */
+async function reopen(options: { watch?: boolean } = {}): Promise<void> {
+  await s.memory.close();
+  memory = s.memory = await createMemory({ dataDir: s.dataDir, watch: options.watch ?? false });
+}
+
+beforeEach(async () => {
+  s = await sandbox();
+  root = path.join(s.dataDir, 'memories');
+  memory = s.memory;
+});
+afterEach(async () => {
+  await s.cleanup();
+});
+
+const names = async (dir = root): Promise<string[]> => (await readdir(dir)).sort();
+
+describe('a file named in NFD on disk', () => {
+  beforeEach(async () => {
+    await writeFile(path.join(root, NFD), 'coffee notes\n');
+    await mkdir(path.join(root, DIR_NFD));
+    await writeFile(path.join(root, DIR_NFD, 'a.md'), 'job\n');
+    await reopen();
+  });
+
+  test('is listed by its NFC path and read by the NFC or the NFD form', async () => {
+    const paths = (await memory.list()).map((e) => e.path);
+    expect(paths).toEqual([`/memories/${NFC}`, `/memories/${DIR_NFC}`, `/memories/${DIR_NFC}/a.md`]);
+    for (const p of [`/memories/${NFC}`, `/memories/${NFD}`])
+      expect((await memory.read(p)).content).toBe('coffee notes\n');
+    expect((await memory.read(`/memories/${DIR_NFD}/a.md`)).content).toBe('job\n');
+    expect(await memory.unreachable()).toEqual([]);
+  });
+
+  test('the model can view and edit it; the change lands in the NFD file, with no twin', async () => {
+    const run = (input: unknown) => memory.tool.execute(input, agent);
+    const view = await run({ command: 'view', path: `/memories/${NFC}` });
+    expect(view.isError).toBe(false);
+    expect(view.content).toContain('coffee notes');
+    const edit = await run({
+      command: 'str_replace',
+      path: `/memories/${NFD}`,
+      old_str: 'coffee',
+      new_str: 'espresso',
+    });
+    expect(edit.isError).toBe(false);
+    expect(await names()).toEqual([NFD, DIR_NFD].sort());
+    expect(await readFile(path.join(root, NFD), 'utf8')).toBe('espresso notes\n');
+    const created = await run({ command: 'create', path: `/memories/${DIR_NFC}/b.md`, file_text: 'b\n' });
+    expect(created.isError).toBe(false);
+    expect(await names(path.join(root, DIR_NFD))).toEqual(['a.md', 'b.md']);
+    expect(await names()).toEqual([NFD, DIR_NFD].sort());
+  });
+
+  test('the user can save, rename and delete it, and history follows the NFC path', async () => {
+    const file = await memory.read(`/memories/${NFC}`);
+    await memory.write(`/memories/${NFC}`, 'tea now\n', file.version, user);
+    expect(await readFile(path.join(root, NFD), 'utf8')).toBe('tea now\n');
+    expect((await memory.history(`/memories/${NFD}`)).length).toBeGreaterThan(0);
+    await memory.rename(`/memories/${NFC}`, '/memories/plain.md', user);
+    expect(await names()).toEqual([DIR_NFD, 'plain.md'].sort());
+    await memory.rename(`/memories/${DIR_NFC}/a.md`, `/memories/${DIR_NFC}/c.md`, user);
+    expect(await names(path.join(root, DIR_NFD))).toEqual(['c.md']);
+    await memory.delete(`/memories/${DIR_NFC}`, user);
+    expect(await names()).toEqual(['plain.md']);
+    const restored = (await memory.deleted()).find((e) => e.path === `/memories/${DIR_NFC}/c.md`);
+    expect(restored).toBeDefined();
+  });
+
+  test('a new file whose name differs only in Unicode form is the existing one, not a second file', async () => {
+    await expect(memory.create(`/memories/${NFC}`, 'other\n', user)).rejects.toMatchObject({
+      code: 'exists',
+    });
+    expect(await names()).toEqual([NFD, DIR_NFD].sort());
+  });
+
+  test('a copy made by another program later is picked up by the watcher under its NFC path', async () => {
+    await reopen({ watch: true });
+    await writeFile(path.join(root, DIR_NFD, 'late\u0301.md'), 'late\n');
+    await vi.waitFor(
+      async () => expect((await memory.list()).map((e) => e.path)).toContain(`/memories/${DIR_NFC}/laté.md`),
+      { timeout: 8000, interval: 100 },
+    );
+    expect((await memory.read(`/memories/${DIR_NFC}/laté.md`)).content).toBe('late\n');
+    const external = (await memory.journal()).find((e) => e.path === `/memories/${DIR_NFC}/laté.md`);
+    expect(external?.actor).toBe('external');
+  });
+});
+
+describe('names that cannot be used are reported, never silently merged or dropped', () => {
+  beforeEach(async () => {
+    await writeFile(path.join(root, NFC), 'composed\n');
+    await writeFile(path.join(root, NFD), 'decomposed\n');
+    await writeFile(Buffer.concat([Buffer.from(root + path.sep), NOT_UTF8]), 'bytes\n');
+    await mkdir(Buffer.concat([Buffer.from(root + path.sep), Buffer.from([0x64, 0xff])]));
+    await link(path.join(s.outside, 'secret.txt'), path.join(root, 'hard.md'));
+    await symlink(path.join(s.outside, 'secret.txt'), path.join(root, 'sym.md'));
+    await writeFile(path.join(root, 'binary.md'), Buffer.from([0xc3, 0x28, 0x00]));
+    await writeFile(path.join(root, 'ok.md'), 'fine\n');
+    await reopen();
+  });
+
+  test('the NFC-named twin is the file; the other and every unusable name are reported with a reason', async () => {
+    expect((await memory.read(`/memories/${NFC}`)).content).toBe('composed\n');
+    expect((await memory.list()).map((e) => e.path)).toEqual([
+      '/memories/binary.md',
+      `/memories/${NFC}`,
+      '/memories/ok.md',
+    ]);
+    const report = await memory.unreachable();
+    const byPath = Object.fromEntries(report.map((u) => [u.path, u.reason]));
+    expect(Object.keys(byPath).sort()).toEqual(
+      [
+        `/memories/${NFD}`,
+        '/memories/f\ufffd\ufffd.md',
+        '/memories/d\ufffd/',
+        '/memories/hard.md',
+        '/memories/sym.md',
+      ].sort(),
+    );
+    expect(byPath[`/memories/${NFD}`]).toMatch(/same once both are in Unicode NFC/);
+    expect(byPath['/memories/f\ufffd\ufffd.md']).toMatch(/not valid UTF-8/);
+    expect(byPath['/memories/d\ufffd/']).toMatch(/Nothing in this folder is included/);
+    expect(byPath['/memories/hard.md']).toMatch(/more than one hard link/);
+    expect(byPath['/memories/sym.md']).toMatch(/symbolic link/);
+    for (const reason of Object.values(byPath)) expect(reason).not.toContain(s.base);
+  });
+
+  test('the export zip holds every listed file or names it in skipped, with why', async () => {
+    const archive = await exportMemory(memory, { includeJournal: false });
+    const zip = unzipSync(archive.data);
+    expect(Object.keys(zip).sort()).toEqual([`memories/${NFC}`, 'memories/ok.md']);
+    expect(new TextDecoder().decode(zip[`memories/${NFC}`])).toBe('composed\n');
+    const skipped = Object.fromEntries(archive.skipped.map((e) => [e.path, e.reason]));
+    expect(Object.keys(skipped).sort()).toEqual(
+      [
+        'memories/binary.md',
+        `memories/${NFD}`,
+        'memories/f\ufffd\ufffd.md',
+        'memories/d\ufffd/',
+        'memories/hard.md',
+        'memories/sym.md',
+      ].sort(),
+    );
+    expect(skipped['memories/binary.md']).toMatch(/UTF-8/);
+    // Nothing the panel shows is missing without a word.
+    for (const entry of await memory.list()) {
+      const name = `memories/${entry.path.slice('/memories/'.length)}`;
+      if (entry.kind === 'file') expect(name in zip || name in skipped).toBe(true);
+    }
+  });
+});
+
+test('an NFD file exports under its NFC name and its content', async () => {
+  await writeFile(path.join(root, NFD), 'coffee\n');
+  await reopen();
+  const archive = await exportMemory(memory, { includeJournal: true });
+  const zip = unzipSync(archive.data);
+  expect(new TextDecoder().decode(zip[`memories/${NFC}`])).toBe('coffee\n');
+  expect(archive.skipped).toEqual([]);
+  expect(archive.files).toBe(1);
+});
