@@ -149,7 +149,7 @@ export function MemoryTransfer(): ReactElement {
           size="lg"
           onClose={() => setSkipped([])}
           description={`The export holds everything else; ${skipped.length} ${skipped.length === 1 ? 'item was' : 'items were'} left out, for the reasons below.`}
-          footer={<Button onClick={() => setSkipped([])}>Close</Button>}
+          footer={<Button onClick={() => setSkipped([])}>OK</Button>}
         >
           <PathList title="Left out" paths={skipped} />
         </Dialog>

@@ -1,9 +1,9 @@
 // The memory.* channels end to end: the real backend (createCore) behind the real in-memory transport, on
 // a temp data dir, checked against the files on disk.
-import { readFile, writeFile } from 'node:fs/promises';
+import { link, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { failure, startMemoryHarness, type MemoryHarness } from './handlers-harness.js';
 
 let h: MemoryHarness;
@@ -230,6 +230,26 @@ describe('export and import', () => {
     await h.api['memory.export']({ includeJournal: true });
     const withJournal = unzipSync(new Uint8Array(await readFile(h.saved[1]?.file ?? '')));
     expect(Object.keys(withJournal).some((k) => k.startsWith('.mnemo-journal/'))).toBe(true);
+  });
+
+  test('export names what it left out, and why; an NFD-named file goes in under its NFC name', async () => {
+    const root = path.join(h.dataDir, 'memories');
+    await writeFile(path.join(root, 'cafe\u0301.md'), 'coffee\n');
+    await writeFile(path.join(h.dataDir, 'elsewhere.txt'), 'outside\n');
+    await link(path.join(h.dataDir, 'elsewhere.txt'), path.join(root, 'alias.md'));
+    // The watcher picks the planted files up; wait until the panel lists the new one.
+    await vi.waitFor(
+      async () =>
+        expect((await h.api['memory.list']({})).entries.map((e) => e.path)).toContain('/memories/café.md'),
+      { timeout: 8000, interval: 100 },
+    );
+    const res = await h.api['memory.export']({});
+    const files = unzipSync(new Uint8Array(await readFile(h.saved[0]?.file ?? '')));
+    expect(strFromU8(files['memories/café.md'] ?? new Uint8Array())).toBe('coffee\n');
+    expect(res.skipped).toEqual([
+      { path: 'memories/alias.md', reason: expect.stringMatching(/more than one hard link/) },
+    ]);
+    expect(JSON.stringify(res)).not.toContain(h.dataDir);
   });
 
   test('preview lists what would happen and changes nothing; apply does it once', async () => {
