@@ -242,7 +242,8 @@ export async function forgetPath(store: MemoryStore, input: string): Promise<voi
       if (st) {
         await store.assertRealParent(p.segments);
         await fsp.rm(host, { recursive: true, force: true });
-        store.noteDirty(store.root);
+        // The folder it left is fsynced before the rewritten journal (which ends in a checkpoint) lands.
+        store.noteDirty(path.dirname(host));
       }
       store.tree.remove(p.segments);
       for (const key of [...store.lastRead.keys()]) if (touches(key)) store.lastRead.delete(key);

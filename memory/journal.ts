@@ -44,7 +44,16 @@ export class Journal {
   private appendFd: fsp.FileHandle | undefined;
   private readFd: fsp.FileHandle | undefined;
 
-  constructor(readonly dir: string) {
+  /**
+   * `syncChanged` makes the changes journaled so far durable in the folders they touched (fsync of the
+   * folders renamed in or out of). It runs before every checkpoint record is written, by checkpoint() and
+   * by a rewrite (prune, forget), which ends with one: a checkpoint says recovery need not redo what
+   * precedes it, so written before that sync, a power cut could lose a change the journal no longer redoes.
+   */
+  constructor(
+    readonly dir: string,
+    private readonly syncChanged: () => Promise<void> = () => Promise.resolve(),
+  ) {
     this.file = path.join(dir, 'journal.jsonl');
   }
 
@@ -222,8 +231,9 @@ export class Journal {
     for (const id of ids) this.byId.delete(id);
   }
 
-  /** Everything before this point is on disk (the caller fsynced the folders it renamed in). */
+  /** Everything before this point is on disk (syncChanged, first, fsyncs the folders renamed in). */
   async checkpoint(): Promise<void> {
+    await this.syncChanged();
     if (this.unsettledFrom === this.entries.length) return;
     const data = Buffer.from('{"t":"c"}\n');
     await this.appendFd!.write(data);
@@ -236,6 +246,7 @@ export class Journal {
    * Written to a temp file, fsynced and renamed over the journal; other processes notice the new inode.
    */
   async rewrite(keep: (r: JournalRecord) => boolean): Promise<void> {
+    await this.syncChanged(); // the rewritten journal ends with a checkpoint
     const kept = this.entries.filter(keep);
     const needed = new Set<string>();
     for (const r of kept) {

@@ -101,7 +101,7 @@ export class MemoryStore implements Memory {
     this.journalDir = path.join(path.resolve(options.dataDir), 'memory-journal');
     this.limits = { ...defaultLimits, ...options.limits };
     this.clock = options.clock ?? Date.now;
-    this.wal = new Journal(this.journalDir);
+    this.wal = new Journal(this.journalDir, () => this.syncDirtyDirs());
     this.lock = new ProcessLock(this.journalDir);
     this.trash = new Trash(path.join(this.journalDir, 'trash'));
     this.tool = createTool(this);
@@ -460,12 +460,30 @@ export class MemoryStore implements Memory {
     this.flushTimer.unref();
   }
 
-  /** fsync the folders we renamed into, then mark everything journaled so far as settled. */
-  async syncDirsAndCheckpoint(): Promise<void> {
+  /**
+   * fsync the folders changes renamed into or out of. A folder that is gone was itself renamed or deleted,
+   * and that change noted its parent; any other failure keeps the folders dirty and fails, so no checkpoint
+   * is written over a change that may not be on disk.
+   */
+  private async syncDirtyDirs(): Promise<void> {
     const dirs = [...this.dirtyDirs];
     this.dirtyDirs.clear();
-    for (const d of dirs) await fsyncDir(d).catch(() => undefined);
-    await this.wal.checkpoint();
+    for (const [i, d] of dirs.entries()) {
+      try {
+        await fsyncDir(d);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        // Gone (renamed or deleted, which noted its parent), or a file system without folder fsync.
+        if (code && ['ENOENT', 'ENOTDIR', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP'].includes(code)) continue;
+        for (const rest of dirs.slice(i)) this.dirtyDirs.add(rest);
+        throw err;
+      }
+    }
+  }
+
+  /** fsync the folders we renamed into, then mark everything journaled so far as settled. */
+  async syncDirsAndCheckpoint(): Promise<void> {
+    await this.wal.checkpoint(); // syncs the dirty folders first (the Journal's syncChanged)
   }
 
   async flush(): Promise<void> {
@@ -484,7 +502,9 @@ export class MemoryStore implements Memory {
     clearTimeout(this.stateTimer);
     clearTimeout(this.flushTimer);
     this.stateTimer = this.flushTimer = undefined;
-    await this.flush();
+    // A folder that cannot be synced leaves the checkpoint unwritten (recovery redoes from the journal);
+    // the store still closes and gives the lock back.
+    await this.flush().catch(() => undefined);
     await this.trash.empty();
     this.closed = true;
     await this.lock.shutdown();

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, renameSync } from 'node:fs';
 import * as path from 'node:path';
-import { DIR_MODE } from './fs-safe.js';
+import { DIR_MODE, fsyncDir } from './fs-safe.js';
 
 export class Trash {
   /** Whether something was put in the trash since it was last emptied by this process. */
@@ -56,5 +56,7 @@ export class Trash {
     const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
     for (const name of names)
       await fsp.rm(path.join(this.dir, name), { recursive: true, force: true }).catch(() => undefined);
+    // Durably gone: a forget empties the trash so that no copy of what it erased survives a power cut.
+    if (names.length > 0) await fsyncDir(this.dir).catch(() => undefined);
   }
 }
