@@ -51,6 +51,7 @@ const REASONS: Record<Unreachable, string> = {
     'Copy it to a regular file to include it.',
   special: 'It is not a regular file (a device, pipe or socket).',
   'not-utf8': 'Its name is not valid UTF-8, so no memory path can name it. Rename it with another program.',
+  'bad-name': 'Its name cannot be a memory path.',
   'same-name':
     'Another name in this folder is the same once both are in Unicode NFC form, and only that one can be ' +
     'used. Rename one of them with another program.',
@@ -69,7 +70,10 @@ export async function listUnreachable(store: MemoryStore): Promise<UnreachableEn
       else if (child.kind === 'other') {
         const shown = printable(isUnnamed(name) ? (child.shown ?? '?') : name);
         const kind = child.isDir ? 'dir' : 'file';
-        const what = REASONS[child.why];
+        const what =
+          child.why === 'bad-name' && child.detail
+            ? `${REASONS['bad-name']} ${child.detail} Rename it with another program.`
+            : REASONS[child.why];
         out.push({
           path: `${joinModel(segs)}/${shown}${kind === 'dir' ? '/' : ''}`,
           kind,

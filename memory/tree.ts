@@ -3,7 +3,7 @@
 import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { TEMP_PREFIX } from './fs-safe.js';
-import { foldName } from './paths.js';
+import { checkMemoryPath, foldName, ROOT } from './paths.js';
 
 export interface FileNode {
   kind: 'file';
@@ -26,9 +26,10 @@ export interface DirNode {
 /**
  * Why a name on disk cannot be used as a memory file: a link (never followed), a file with more than one
  * hard link (it may be a name of a file outside), a device, pipe or socket, a name that is not UTF-8 (no
- * memory path can name it), or a name that equals another one of the folder once both are in NFC.
+ * memory path can name it), a name that equals another one of the folder once both are in NFC, or a
+ * name that paths.ts refuses (so it could be listed but never opened).
  */
-export type Unreachable = 'link' | 'hard-link' | 'special' | 'not-utf8' | 'same-name';
+export type Unreachable = 'link' | 'hard-link' | 'special' | 'not-utf8' | 'same-name' | 'bad-name';
 /** Something on disk that is never read or followed. Links can be deleted; nothing else is acted on. */
 export interface OtherNode {
   kind: 'other';
@@ -37,6 +38,8 @@ export interface OtherNode {
   isDir?: boolean;
   /** The name to show for a 'not-utf8' or 'same-name' entry, whose key is no name. */
   shown?: string;
+  /** For 'bad-name': why paths.ts refuses the name (a reserved character, a device name, ...). */
+  detail?: string;
 }
 export type Node = FileNode | DirNode | OtherNode;
 
@@ -223,6 +226,19 @@ async function readNames(hostDir: string): Promise<{ name: string; raw?: Buffer 
   });
 }
 
+/** Why no memory path can name `key` (an NFC name), or undefined. Hidden names are listings' business. */
+function refusedName(key: string): string | undefined {
+  if (key.startsWith('.')) return undefined;
+  const checked = checkMemoryPath(`${ROOT}/${key}`);
+  return checked.ok ? undefined : checked.message;
+}
+
+function badName(s: Stats, detail: string): OtherNode {
+  const node: OtherNode = { kind: 'other', mtimeMs: s.mtimeMs, why: 'bad-name', detail };
+  if (s.isDirectory()) node.isDir = true;
+  return node;
+}
+
 function leafOf(s: Stats): Node {
   if (s.isFile() && s.nlink === 1) return { kind: 'file', size: s.size, mtimeMs: s.mtimeMs };
   const why: Unreachable = s.isSymbolicLink() ? 'link' : s.isFile() ? 'hard-link' : 'special';
@@ -281,11 +297,13 @@ export async function scanDir(hostDir: string, removeTemps: boolean): Promise<Di
       const s = await fsp.lstat(p).catch(() => undefined);
       if (!s) return;
       let node: Node | undefined;
+      const refusal = typeof disk === 'string' && !twin ? refusedName(key) : undefined;
       if (typeof disk !== 'string' || twin) {
         node = { kind: 'other', mtimeMs: s.mtimeMs, why: twin ? 'same-name' : 'not-utf8' };
         if (s.isDirectory()) node.isDir = true;
         node.shown = shown ?? (disk as string);
-      } else node = s.isDirectory() ? await scanDir(p as string, removeTemps) : leafOf(s);
+      } else if (refusal) node = badName(s, refusal);
+      else node = s.isDirectory() ? await scanDir(p as string, removeTemps) : leafOf(s);
       if (!node) return;
       dir.children.set(key, node);
       if (typeof disk === 'string' && disk !== key) (dir.diskNames ??= new Map()).set(key, disk);
@@ -298,6 +316,8 @@ export async function scanDir(hostDir: string, removeTemps: boolean): Promise<Di
 export async function scanPath(hostPath: string): Promise<Node | undefined> {
   const s = await fsp.lstat(hostPath).catch(() => undefined);
   if (!s) return undefined;
+  const refusal = refusedName(path.basename(hostPath).normalize('NFC'));
+  if (refusal) return badName(s, refusal);
   if (s.isDirectory()) return scanDir(hostPath, false);
   return leafOf(s);
 }

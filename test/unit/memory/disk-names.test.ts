@@ -119,6 +119,9 @@ describe('names that cannot be used are reported, never silently merged or dropp
     await symlink(path.join(s.outside, 'secret.txt'), path.join(root, 'sym.md'));
     await writeFile(path.join(root, 'binary.md'), Buffer.from([0xc3, 0x28, 0x00]));
     await writeFile(path.join(root, 'ok.md'), 'fine\n');
+    await writeFile(path.join(root, '50%.md'), 'percent\n');
+    await mkdir(path.join(root, 'CON'));
+    await writeFile(path.join(root, 'CON', 'inside.md'), 'device\n');
     await reopen();
   });
 
@@ -138,8 +141,12 @@ describe('names that cannot be used are reported, never silently merged or dropp
         '/memories/d\ufffd/',
         '/memories/hard.md',
         '/memories/sym.md',
+        '/memories/50%.md',
+        '/memories/CON/',
       ].sort(),
     );
+    expect(byPath['/memories/50%.md']).toMatch(/cannot be a memory path.*"%" is not allowed/);
+    expect(byPath['/memories/CON/']).toMatch(/reserved device name.*Nothing in this folder/);
     expect(byPath[`/memories/${NFD}`]).toMatch(/same once both are in Unicode NFC/);
     expect(byPath['/memories/f\ufffd\ufffd.md']).toMatch(/not valid UTF-8/);
     expect(byPath['/memories/d\ufffd/']).toMatch(/Nothing in this folder is included/);
@@ -162,6 +169,8 @@ describe('names that cannot be used are reported, never silently merged or dropp
         'memories/d\ufffd/',
         'memories/hard.md',
         'memories/sym.md',
+        'memories/50%.md',
+        'memories/CON/',
       ].sort(),
     );
     expect(skipped['memories/binary.md']).toMatch(/UTF-8/);
