@@ -5,6 +5,7 @@
 import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { unzipSync } from 'fflate';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { exportMemory } from '../../../memory/archive/index.js';
 import { createMemory, type Memory } from '../../../memory/index.js';
@@ -190,4 +191,51 @@ test('an NFD file exports under its NFC name and its content', async () => {
   expect(new TextDecoder().decode(zip[`memories/${NFC}`])).toBe('coffee\n');
   expect(archive.skipped).toEqual([]);
   expect(archive.files).toBe(1);
+});
+
+describe('property: every name on disk is reachable by its NFC path or reported, never both, never lost', () => {
+  // Pieces with several Unicode forms: composed and decomposed é, Hangul syllable and jamo, Å and the
+  // Angstrom sign (which NFC turns into Å).
+  const pieces = ['a', 'b', 'é', 'e\u0301', '가', '\u1100\u1161', 'Å', 'A\u030a', '\u212b'];
+  const nameArb = fc
+    .array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 })
+    .map((p) => `${p.join('')}.md`);
+
+  test('planted names, then read, list, unreachable and a write through the NFC path', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(nameArb, { minLength: 1, maxLength: 6 }), async (planted) => {
+        const dir = path.join(root, `p${Math.random().toString(36).slice(2, 8)}`);
+        await mkdir(dir);
+        for (const [i, name] of planted.entries()) await writeFile(path.join(dir, name), `file ${i}\n`);
+        await reopen();
+        const folder = `/memories/${path.basename(dir)}`;
+        const groups = new Map<string, string[]>();
+        for (const name of planted) {
+          const key = name.normalize('NFC');
+          groups.set(key, [...(groups.get(key) ?? []), name]);
+        }
+        const listed = (await memory.list()).map((e) => e.path).filter((p) => p.startsWith(`${folder}/`));
+        expect(listed.sort()).toEqual([...groups.keys()].map((k) => `${folder}/${k}`).sort());
+        const reported = (await memory.unreachable()).map((u) => u.path);
+        for (const [key, names] of groups) {
+          const sorted = [...names].sort();
+          const winner = names.includes(key) ? key : sorted[0]!;
+          const content = `file ${planted.indexOf(winner)}\n`;
+          for (const form of [key, key.normalize('NFD')])
+            expect((await memory.read(`${folder}/${form}`)).content).toBe(content);
+          for (const loser of names.filter((n) => n !== winner))
+            expect(reported).toContain(`${folder}/${loser}`);
+          expect(reported).not.toContain(`${folder}/${winner}`);
+        }
+        const [key, names] = [...groups][0]!;
+        const winner = names.includes(key) ? key : [...names].sort()[0]!;
+        const before = (await readdir(dir)).sort();
+        const file = await memory.read(`${folder}/${key}`);
+        await memory.write(`${folder}/${key}`, 'rewritten\n', file.version, user);
+        expect((await readdir(dir)).sort()).toEqual(before);
+        expect(await readFile(path.join(dir, winner), 'utf8')).toBe('rewritten\n');
+      }),
+      { numRuns: 25 },
+    );
+  });
 });
