@@ -225,6 +225,27 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * fsync each folder. One that is gone was itself renamed or deleted (and that change noted its parent);
+ * a file system without folder fsync cannot do better. Any other failure hands the folders not yet synced
+ * to `unsynced` and throws, so the caller writes no checkpoint over a change that may not be on disk.
+ */
+export async function fsyncDirs(
+  dirs: readonly string[],
+  unsynced: (left: readonly string[]) => void,
+): Promise<void> {
+  for (const [i, d] of dirs.entries()) {
+    try {
+      await fsyncDir(d);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code && ['ENOENT', 'ENOTDIR', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP'].includes(code)) continue;
+      unsynced(dirs.slice(i));
+      throw err;
+    }
+  }
+}
+
 /** Remove temp files left by an interrupted write anywhere under the root. Links are not followed. */
 export async function removeTempLeftovers(root: string): Promise<number> {
   let removed = 0;

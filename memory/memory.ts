@@ -12,7 +12,7 @@ import {
   crashPoint,
   DIR_MODE,
   ensureFolders,
-  fsyncDir,
+  fsyncDirs,
   linkError,
   lstatOrNull,
   readRegular,
@@ -460,25 +460,11 @@ export class MemoryStore implements Memory {
     this.flushTimer.unref();
   }
 
-  /**
-   * fsync the folders changes renamed into or out of. A folder that is gone was itself renamed or deleted,
-   * and that change noted its parent; any other failure keeps the folders dirty and fails, so no checkpoint
-   * is written over a change that may not be on disk.
-   */
+  /** fsync the folders changes renamed into or out of; what fails stays dirty, and the checkpoint fails. */
   private async syncDirtyDirs(): Promise<void> {
     const dirs = [...this.dirtyDirs];
     this.dirtyDirs.clear();
-    for (const [i, d] of dirs.entries()) {
-      try {
-        await fsyncDir(d);
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        // Gone (renamed or deleted, which noted its parent), or a file system without folder fsync.
-        if (code && ['ENOENT', 'ENOTDIR', 'EINVAL', 'ENOTSUP', 'EOPNOTSUPP'].includes(code)) continue;
-        for (const rest of dirs.slice(i)) this.dirtyDirs.add(rest);
-        throw err;
-      }
-    }
+    await fsyncDirs(dirs, (left) => left.forEach((d) => this.dirtyDirs.add(d)));
   }
 
   /** fsync the folders we renamed into, then mark everything journaled so far as settled. */
