@@ -183,6 +183,26 @@ describe('names that cannot be used are reported, never silently merged or dropp
   });
 });
 
+test('names planted while the app runs are reported by the watcher too', async () => {
+  await reopen({ watch: true });
+  await mkdir(path.join(root, 'sub'));
+  await vi.waitFor(async () => expect((await memory.list()).map((e) => e.path)).toContain('/memories/sub'), {
+    timeout: 8000,
+    interval: 100,
+  });
+  await writeFile(Buffer.concat([Buffer.from(path.join(root, 'sub') + path.sep), NOT_UTF8]), 'bytes\n');
+  await writeFile(path.join(root, 'sub', '50%.md'), 'percent\n');
+  await vi.waitFor(
+    async () =>
+      expect((await memory.unreachable()).map((u) => u.path).sort()).toEqual([
+        '/memories/sub/50%.md',
+        '/memories/sub/f\ufffd\ufffd.md',
+      ]),
+    { timeout: 8000, interval: 100 },
+  );
+  expect((await memory.list()).map((e) => e.path)).toEqual(['/memories/sub']);
+});
+
 test('an NFD file exports under its NFC name and its content', async () => {
   await writeFile(path.join(root, NFD), 'coffee\n');
   await reopen();
