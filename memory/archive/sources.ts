@@ -75,6 +75,18 @@ async function fromFolder(root: string, limits: ArchiveLimits): Promise<SourceEn
           `The folder has more than ${limits.maxEntries} entries, above the import limit.`,
         );
       }
+      // Node reads names lossily: a name that is not UTF-8 comes back with U+FFFD and leads nowhere.
+      if (item.name.includes('\ufffd') && !(await lstat(host).catch(() => undefined))) {
+        out.push({
+          name,
+          isDir: false,
+          size: 0,
+          refusal:
+            'Its name is not valid UTF-8, so it cannot be read by that name. Rename it and import again.',
+          read: () => Promise.reject(new ArchiveError('names that are not UTF-8 are not read')),
+        });
+        continue;
+      }
       if (item.isSymbolicLink()) {
         out.push({
           name,

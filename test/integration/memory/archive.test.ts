@@ -105,6 +105,27 @@ describe('round trip', () => {
   });
 });
 
+test('a picked folder holding a name that is not UTF-8 refuses that entry, says why, and imports the rest', async () => {
+  const src = path.join(dir, 'picked');
+  await mkdir(src, { recursive: true });
+  await writeFile(path.join(src, 'a.md'), 'A\n');
+  await writeFile(
+    Buffer.concat([Buffer.from(src + path.sep), Buffer.from([0x66, 0xff, 0x2e, 0x6d, 0x64])]),
+    'x',
+  );
+  const badDir = Buffer.concat([Buffer.from(src + path.sep), Buffer.from([0x64, 0xff])]);
+  await mkdir(badDir);
+  await writeFile(Buffer.concat([badDir, Buffer.from('/inside.md')]), 'y');
+  const m = await memoryAt('m');
+  const preview = await new ImportSessions(m).preview({ kind: 'folder', path: src });
+  expect(preview.added).toEqual(['/memories/a.md']);
+  expect(preview.refused).toEqual([
+    { path: 'd\ufffd', reason: expect.stringContaining('name is not valid UTF-8') },
+    { path: 'f\ufffd.md', reason: expect.stringContaining('name is not valid UTF-8') },
+  ]);
+  expect(JSON.stringify(preview)).not.toContain(dir);
+});
+
 describe('preview categories', () => {
   test('conflicts: an earlier version, a folder in the way, a file in the way, a case twin', async () => {
     const m = await memoryAt('m');
