@@ -166,17 +166,35 @@ export class MemorySearch {
     for (const p of paths) await this.scan(p);
   }
 
-  private toHost(modelPath: string): string | undefined {
+  /**
+   * The host path of a model path (NFC). A name written decomposed on disk (macOS, some editors) is found
+   * by its NFC form: where the plain join leads nowhere, each missing name is looked up in its folder.
+   */
+  private async toHost(modelPath: string): Promise<string | undefined> {
     if (modelPath === ROOT) return this.root;
     if (!modelPath.startsWith(ROOT + '/')) return undefined;
     const segments = modelPath.slice(ROOT.length + 1).split('/');
     if (segments.some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.'))) return undefined;
-    return path.join(this.root, ...segments);
+    const joined = path.join(this.root, ...segments);
+    const exists = await lstat(joined).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return joined;
+    let host = this.root;
+    for (const seg of segments) {
+      const names = await readdir(host).catch(() => [] as string[]);
+      host = path.join(
+        host,
+        names.includes(seg) ? seg : (names.find((n) => n.normalize('NFC') === seg) ?? seg),
+      );
+    }
+    return host;
   }
 
   /** Bring everything at or under `modelPath` up to date with the disk. */
   private async scan(modelPath: string): Promise<void> {
-    const host = this.toHost(modelPath);
+    const host = await this.toHost(modelPath);
     if (host === undefined) return;
     if (modelPath === ROOT) this.lastScan = this.clock();
     const seen = new Set<string>();
@@ -204,9 +222,18 @@ export class MemorySearch {
     if (this.closed) return;
     const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
     const sub: Promise<void>[] = [];
+    // Two names equal in NFC are one model path: the one already in NFC (else the first) is indexed, as
+    // the memory's tree reaches it; the other is not merged into it.
+    const nfcFirst = (a: string): number => (a === a.normalize('NFC') ? 0 : 1);
+    items.sort((a, b) => nfcFirst(a.name) - nfcFirst(b.name) || (a.name < b.name ? -1 : 1));
+    const taken = new Set<string>();
     for (const item of items) {
       if (item.name.startsWith('.')) continue; // temp files of interrupted writes, hidden files
-      const childModel = model === ROOT ? `${ROOT}/${item.name}` : `${model}/${item.name}`;
+      // Model paths are NFC, as the memory lists them; the host path keeps the name as it is on disk.
+      const name = item.name.normalize('NFC');
+      if (taken.has(name)) continue;
+      taken.add(name);
+      const childModel = model === ROOT ? `${ROOT}/${name}` : `${model}/${name}`;
       const childHost = path.join(dir, item.name);
       if (item.isDirectory()) sub.push(this.walk(childHost, childModel, out));
       else if (item.isFile()) out.push({ model: childModel, host: childHost });

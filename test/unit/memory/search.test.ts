@@ -238,3 +238,22 @@ describe('memory_search tool', () => {
     expect(asSdkTool).toBe(tool.definition);
   });
 });
+
+describe('names written in NFD on disk', () => {
+  test('hits carry the NFC path the memory lists, and a change reaches the index by that path', async () => {
+    await writeFile(path.join(root, 'cafe\u0301.md'), 'espresso\n');
+    const search = new MemorySearch({ root });
+    expect((await search.search('espresso', 10)).hits.map((h) => h.path)).toEqual(['/memories/café.md']);
+    await writeFile(path.join(root, 'cafe\u0301.md'), 'ristretto\n');
+    search.invalidate('/memories/café.md');
+    expect((await search.search('ristretto', 10)).hits.map((h) => h.path)).toEqual(['/memories/café.md']);
+    expect((await search.search('espresso', 10)).hits).toEqual([]);
+  });
+
+  test('of two names equal in NFC, the one in NFC is indexed and the other is not merged into it', async () => {
+    await writeFile(path.join(root, 'café.md'), 'composed\n');
+    await writeFile(path.join(root, 'cafe\u0301.md'), 'decomposed\n');
+    const search = new MemorySearch({ root });
+    expect((await search.search('composed', 10)).hits.map((h) => h.snippet)).toEqual(['composed']);
+  });
+});
