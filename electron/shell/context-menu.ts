@@ -38,9 +38,10 @@ export function contextMenuTemplate(params: ContextMenuParams): ContextMenuItem[
     const suggestions = params.dictionarySuggestions.slice(0, MAX_SUGGESTIONS);
     groups.push([
       ...(suggestions.length > 0
-        ? suggestions.map(
-            (s): ContextMenuItem => ({ label: s, action: { kind: 'replace-misspelling', word: s } }),
-          )
+        ? suggestions.map((s): ContextMenuItem => ({
+            label: s,
+            action: { kind: 'replace-misspelling', word: s },
+          }))
         : [{ label: 'No Guesses Found', enabled: false }]),
       { label: 'Add to Dictionary', action: { kind: 'add-to-dictionary', word } },
     ]);

@@ -74,9 +74,9 @@ describe('context menu', () => {
   });
 
   it('on selected text of an answer: copy only', () => {
-    expect(summary(params({ selectionText: 'some answer', editFlags: { ...flags, canCopy: true } }))).toEqual([
-      'copy',
-    ]);
+    expect(summary(params({ selectionText: 'some answer', editFlags: { ...flags, canCopy: true } }))).toEqual(
+      ['copy'],
+    );
   });
 
   it('on an https link: Copy Link; other links are not offered', () => {

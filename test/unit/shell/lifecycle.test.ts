@@ -73,7 +73,10 @@ describe('app lifecycle', () => {
     app.ready();
     await tick();
     expect(boxes).toEqual([
-      [START_FAILED_TITLE, 'The data folder /tmp/x exists but is not a folder. Choose another with --data-dir.'],
+      [
+        START_FAILED_TITLE,
+        'The data folder /tmp/x exists but is not a folder. Choose another with --data-dir.',
+      ],
     ]);
     expect(signals.at(-1)).toMatch(/^startFailed: The data folder/);
     expect(app.calls.at(-1)).toBe('exit 1');
