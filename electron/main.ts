@@ -68,6 +68,7 @@ runApp({
   },
 });
 app.on('web-contents-created', (_event, contents) => {
+  // Reviewed use of openExternal: hardenContents passes it only URLs that safeExternalUrl accepted.
   hardenContents(contents, (url) => void shell.openExternal(url));
   contents.on('context-menu', (_e, params) => popupContextMenu(contents, params));
 });
