@@ -21,7 +21,9 @@ beforeAll(async () => {
   dataDir = freshDataDir(); // does not exist yet: a first start
   main = startMain(app, ['--data-dir', dataDir]);
   await main.send({ cmd: 'ready' });
-  await main.event('window-shown');
+  // The stand-in reports a page or preload it could not load instead of waiting for a window forever.
+  const first = await main.event(['window-shown', 'load-failed', 'preload-missing', 'error-box']);
+  expect(first, 'the window opened with its page and preload').toEqual({ event: 'window-shown' });
 });
 
 afterAll(() => {

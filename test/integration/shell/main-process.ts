@@ -33,8 +33,8 @@ export function copyBuild(): string {
 export interface MainProcess {
   child: ChildProcess;
   send<T = unknown>(command: Command): Promise<T>;
-  /** Resolves with the first report of this event (already received or still to come). */
-  event(name: string): Promise<EventReport>;
+  /** Resolves with the first report of one of these events (already received or still to come). */
+  event(name: string | string[]): Promise<EventReport>;
   events(): EventReport[];
   exited: Promise<number | null>;
   output(): string;
@@ -85,12 +85,15 @@ export function startMain(app: string, args: string[], env: NodeJS.ProcessEnv = 
         child.send({ id, command });
       }),
     event: (name) => {
-      const seen = events.find((e) => e.event === name);
+      const names = typeof name === 'string' ? [name] : name;
+      const seen = events.find((e) => names.includes(e.event));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        waiters.push({ name, resolve });
+        for (const n of names) waiters.push({ name: n, resolve });
         void exited.then(() =>
-          reject(new Error(`the main process exited before "${name}": ${JSON.stringify(events)}\n${output}`)),
+          reject(
+            new Error(`the main process exited before "${names}": ${JSON.stringify(events)}\n${output}`),
+          ),
         );
       });
     },
