@@ -3,7 +3,7 @@
 // documented behaviour where the app depends on it: setPath throws on a missing folder, the lock is per
 // process, quit runs before-quit (preventable) → windows close → will-quit → exit, exit skips all that.
 // A loaded window fetches its page through the registered app:// handler and runs the real bundled preload
-// against the IPC stand-ins of ../transports. The test drives it over Node's IPC channel (protocol.ts).
+// against the IPC stand-ins of ../transports. The test drives it through driver.ts.
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,14 +15,7 @@ import {
   loadPage,
   type LoadedPage,
 } from '../../transports/electron-stand-ins.js';
-import type {
-  Command,
-  FetchResult,
-  Report,
-  Request as DriverRequest,
-  StandInState,
-  WindowRecord,
-} from './protocol.js';
+import type { Report, StandInState, WindowRecord } from './protocol.js';
 
 type Handler = (request: Request) => Promise<Response>;
 type PermissionRequestHandler = (
@@ -32,7 +25,7 @@ type PermissionRequestHandler = (
   details: { requestingUrl: string },
 ) => void;
 
-const report = (message: Report): void => void process.send?.(message);
+export const report = (message: Report): void => void process.send?.(message);
 
 function finish(code: number): void {
   report({ event: 'exit', code });
@@ -40,7 +33,7 @@ function finish(code: number): void {
   setImmediate(() => process.exit(code));
 }
 
-const preventable = () => {
+export const preventable = () => {
   const event = { prevented: false, preventDefault: () => void (event.prevented = true) };
   return event;
 };
@@ -56,12 +49,29 @@ const protocols = new Map<string, Handler>();
 const privilegedSchemes: unknown[] = [];
 const clipboardTexts: string[] = [];
 const popups: StandInState['popups'] = [];
-let applicationMenu = false;
-let quits = 0;
-let permissionRequest: PermissionRequestHandler | undefined;
 let readyResolve!: () => void;
 const readyPromise = new Promise<void>((resolve) => (readyResolve = resolve));
-let isReady = false;
+
+/** What the stand-in saw and holds, for the driver (driver.ts). */
+export const recorded = {
+  paths,
+  protocols,
+  privilegedSchemes,
+  clipboardTexts,
+  popups,
+  calls: [] as string[],
+  windows: [] as StandInWindow[],
+  applicationMenu: false,
+  quits: 0,
+  isReady: false,
+  permissionRequest: undefined as PermissionRequestHandler | undefined,
+  ready(): void {
+    recorded.isReady = true;
+    app.emit('ready', {}, {});
+    readyResolve();
+  },
+};
+const { calls, windows } = recorded;
 
 class StandInIpcMain extends FakeIpcMain {
   on(): this {
@@ -84,7 +94,6 @@ class StandInWebContents extends FakeWebContents {
     return this.url;
   }
 }
-const calls: string[] = [];
 
 class StandInApp extends EventEmitter {
   setPath(name: string, value: string): void {
@@ -105,7 +114,7 @@ class StandInApp extends EventEmitter {
     return 'Mnemo';
   }
   isReady(): boolean {
-    return isReady;
+    return recorded.isReady;
   }
   whenReady(): Promise<void> {
     return readyPromise;
@@ -114,7 +123,7 @@ class StandInApp extends EventEmitter {
     return process.env.MNEMO_STAND_IN_LOCK !== 'held';
   }
   quit(): void {
-    quits += 1;
+    recorded.quits += 1;
     const beforeQuit = preventable();
     this.emit('before-quit', beforeQuit);
     if (beforeQuit.prevented) return;
@@ -130,8 +139,6 @@ class StandInApp extends EventEmitter {
   }
 }
 export const app = new StandInApp();
-
-const windows: StandInWindow[] = [];
 
 class StandInWindow extends EventEmitter {
   readonly webContents = new StandInWebContents();
@@ -219,7 +226,8 @@ export const protocol = {
 
 export const session = {
   defaultSession: {
-    setPermissionRequestHandler: (handler: PermissionRequestHandler) => void (permissionRequest = handler),
+    setPermissionRequestHandler: (handler: PermissionRequestHandler) =>
+      void (recorded.permissionRequest = handler),
     setPermissionCheckHandler: () => undefined,
   },
 };
@@ -250,7 +258,7 @@ export const Menu = {
     popup: () =>
       void popups.push({ template: template.map(({ label, role, type }) => ({ label, role, type })) }),
   }),
-  setApplicationMenu: (menu: unknown) => void (applicationMenu = menu !== null),
+  setApplicationMenu: (menu: unknown) => void (recorded.applicationMenu = menu !== null),
 };
 
 export const clipboard = { writeText: (text: string) => void clipboardTexts.push(text) };
@@ -281,70 +289,3 @@ export default {
   session,
   shell,
 };
-
-async function run(command: Command): Promise<unknown> {
-  const window = windows[0];
-  switch (command.cmd) {
-    case 'ready':
-      isReady = true;
-      app.emit('ready', {}, {});
-      readyResolve();
-      return null;
-    case 'fetch': {
-      const handler = protocols.get(new URL(command.url).protocol.replace(/:$/, ''));
-      if (!handler) throw new Error('no handler for this scheme');
-      const response = await handler(new Request(command.url));
-      const result: FetchResult = {
-        status: response.status,
-        headers: Object.fromEntries(response.headers),
-        body: await response.text(),
-      };
-      return result;
-    }
-    case 'invoke': {
-      const mnemo = window?.webContents.loadedPage?.exposed.mnemo as
-        Record<string, (payload: unknown) => Promise<unknown>> | undefined;
-      if (!mnemo) throw new Error('no page with the bridge is loaded');
-      return await mnemo[command.channel]!(command.payload);
-    }
-    case 'permission':
-      return await new Promise((resolve) =>
-        permissionRequest!({ getURL: () => command.url }, command.permission, resolve, {
-          requestingUrl: command.url,
-        }),
-      );
-    case 'context-menu':
-      window!.webContents.emit('context-menu', preventable(), command.params);
-      return null;
-    case 'minimize':
-      window!.minimize();
-      return null;
-    case 'second-instance':
-      app.emit('second-instance', preventable(), [process.execPath, '.'], process.cwd(), {});
-      return null;
-    case 'state': {
-      const state: StandInState = {
-        windows: [...windows.map((w) => w.record)],
-        privilegedSchemes,
-        protocols: [...protocols.keys()],
-        applicationMenu,
-        popups,
-        clipboard: clipboardTexts,
-        paths,
-        quits,
-      };
-      return { ...state, calls };
-    }
-    case 'quit':
-      app.quit();
-      return null;
-  }
-}
-
-process.on('message', (message: DriverRequest) => {
-  run(message.command).then(
-    (value) => report({ id: message.id, ok: true, value: value ?? null }),
-    (error: unknown) =>
-      report({ id: message.id, ok: false, error: String((error as Error).message ?? error) }),
-  );
-});
