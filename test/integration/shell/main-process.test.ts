@@ -3,7 +3,7 @@
 // runs the real one where it exists). It must find its preload and page, serve app:// with the CSP,
 // answer the page through the real preload bridge, report a failed start and exit, hand a second launch
 // to the first window, and flush the core when quitting.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,6 +186,17 @@ describe('a main process that cannot start', () => {
     expect(box).toMatchObject({ title: 'Mnemo could not start' });
     expect(await failing.exited).toBe(1);
     expect(failing.events().map((e) => e.event)).not.toContain('window-shown');
+  });
+  it('when part of the install is missing (a module cannot load): the message, no host path, exit 1', async () => {
+    const damaged = copyBuild();
+    rmSync(path.join(damaged, 'dist/electron/core/create-core.js'));
+    const failing = startMain(damaged, ['--data-dir', freshDataDir()]);
+    await failing.send({ cmd: 'ready' });
+    const box = await failing.event('error-box');
+    expect(box).toMatchObject({ title: 'Mnemo could not start' });
+    expect(String(box.content)).toMatch(/could not load its own files.*npm install/);
+    expect(String(box.content)).not.toContain(damaged);
+    expect(await failing.exited).toBe(1);
   });
 });
 
