@@ -49,4 +49,18 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   { files: ['**/*.cjs', '**/*.cts'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // A module URL's pathname is not a path: it keeps %20 for a space, escapes non-ASCII and gives /C:/... on
+  // Windows (the desktop window once opened with no preload and no page from "My Projects").
+  {
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[property.name='pathname'][object.type='NewExpression'][object.callee.name='URL']:has(MetaProperty[meta.name='import'][property.name='meta'])",
+          message: 'Use fileURLToPath(...) from node:url for a path from import.meta.url, not URL#pathname.',
+        },
+      ],
+    },
+  },
 );

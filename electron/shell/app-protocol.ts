@@ -1,6 +1,8 @@
 // The app:// protocol: serves the built renderer from one folder, nothing else. Resolution is a plain
 // function so the traversal guard is unit-tested.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { contentSecurityPolicy } from './csp.js';
 import { APP_HOST, APP_SCHEME } from './window-options.js';
 
 const MIME: Record<string, string> = {
@@ -41,4 +43,24 @@ export function resolveAppAsset(rendererDir: string, rawUrl: string): string | n
   const file = path.resolve(root, relative);
   if (file !== root && !file.startsWith(root + path.sep)) return null;
   return file;
+}
+
+/** The `protocol.handle` handler: the file with its type and the CSP, or a bare 404 (never a host path). */
+export function appAssetHandler(rendererDir: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const file = resolveAppAsset(rendererDir, request.url);
+    if (!file) return new Response('Not found', { status: 404 });
+    try {
+      const body = await readFile(file);
+      return new Response(body, {
+        headers: {
+          'content-type': mimeType(file),
+          'content-security-policy': contentSecurityPolicy(),
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
+  };
 }

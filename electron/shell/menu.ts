@@ -1,6 +1,7 @@
 // The application menu as plain data: the standard roles (so copy/paste, undo, zoom and window handling
 // behave natively on every platform) plus the app's own commands with their accelerators. main.ts turns
 // it into a Menu; `send` delivers a command to the window as an `app.command` event.
+import type { MenuItemConstructorOptions } from 'electron';
 import type { AppCommand } from '../../shared/channels/app.js';
 
 export interface MenuItem {
@@ -87,4 +88,24 @@ export function menuTemplate(platform: NodeJS.Platform): MenuItem[] {
     { role: 'help', submenu: [item('show-shortcuts')] },
   );
   return template;
+}
+
+export interface MenuHandlers {
+  command(command: AppCommand): void;
+  action(action: NonNullable<MenuItem['action']>): void;
+}
+
+export function toElectronMenu(items: MenuItem[], handlers: MenuHandlers): MenuItemConstructorOptions[] {
+  return items.map((item): MenuItemConstructorOptions => {
+    const options: MenuItemConstructorOptions = {};
+    if (item.type) options.type = item.type;
+    if (item.label) options.label = item.label;
+    if (item.role) options.role = item.role as MenuItemConstructorOptions['role'];
+    if (item.accelerator) options.accelerator = item.accelerator;
+    if (item.submenu) options.submenu = toElectronMenu(item.submenu, handlers);
+    const { command, action } = item;
+    if (command) options.click = () => handlers.command(command);
+    if (action) options.click = () => handlers.action(action);
+    return options;
+  });
 }

@@ -30,21 +30,27 @@ export function handleWindowOpen(
   return { action: 'deny' };
 }
 
-/** `setPermissionRequestHandler`: every permission (camera, notifications, clipboard-read, ...) is denied. */
-export function denyPermissionRequest(
-  _webContents: unknown,
-  _permission: string,
-  callback: (granted: boolean) => void,
-): void {
-  callback(false);
-}
-
-/** `setPermissionCheckHandler`: answers "no" to every synchronous permission check. */
-export function denyPermissionCheck(): boolean {
-  return false;
-}
-
 /** IPC sender check: the message must come from the app's own top frame on the app origin. */
 export function isTrustedSenderUrl(frameUrl: string | undefined): boolean {
   return frameUrl !== undefined && isAllowedNavigation(frameUrl);
+}
+
+/** The part of WebContents that hardenContents wires. */
+export interface HardenableContents {
+  // Electron's listener types vary per event; `any` is what its declarations use too.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+}
+
+/** Every webContents: no navigation away, no new windows, no webviews. */
+export function hardenContents(contents: HardenableContents, openExternal: (url: string) => void): void {
+  const blockForeign = (event: { preventDefault(): void }, url: string) => {
+    if (!isAllowedNavigation(url)) event.preventDefault();
+  };
+  contents.on('will-navigate', blockForeign);
+  contents.on('will-redirect', blockForeign);
+  contents.on('will-attach-webview', (event: { preventDefault(): void }) => event.preventDefault());
+  // Reviewed use of openExternal: handleWindowOpen passes only URLs that safeExternalUrl accepted.
+  contents.setWindowOpenHandler((details) => handleWindowOpen(details, openExternal));
 }

@@ -41,8 +41,12 @@ export function saveWindowState(dataDir: string, state: WindowState): void {
   fs.renameSync(tmp, file);
 }
 
-/** Keeps the remembered bounds if they are mostly visible on some screen; otherwise centres a default. */
-export function fitToScreens(state: WindowState, areas: WorkArea[]): Bounds {
+/**
+ * Keeps the remembered bounds if they are mostly visible on some screen; otherwise centres them on the
+ * primary screen (screen.getPrimaryDisplay(): the order of getAllDisplays() says nothing about which one
+ * the user made primary).
+ */
+export function fitToScreens(state: WindowState, areas: WorkArea[], primaryArea?: WorkArea): Bounds {
   const width = Math.max(MIN_WIDTH, state.width);
   const height = Math.max(MIN_HEIGHT, state.height);
   if (state.x !== undefined && state.y !== undefined) {
@@ -54,7 +58,7 @@ export function fitToScreens(state: WindowState, areas: WorkArea[]): Bounds {
     });
     if (visible) return { x, y, width, height };
   }
-  const primary = areas[0];
+  const primary = primaryArea ?? areas[0];
   if (!primary) return { width, height };
   const w = Math.min(width, primary.width);
   const h = Math.min(height, primary.height);

@@ -36,6 +36,11 @@ describe('electron-builder.yml', () => {
     });
   });
 
+  it('re-signs unsigned macOS builds ad hoc after flipping the fuses (Apple Silicon kills them otherwise)', async () => {
+    const { electronFuses } = await load();
+    expect(electronFuses.resetAdHocDarwinSignature).toBe(true);
+  });
+
   it('builds AppImage + deb, dmg and nsis with an app id and an icon', async () => {
     const config = await load();
     expect(config.appId).toMatch(/^[a-z]+(\.[a-z]+)+$/);

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  denyPermissionCheck,
-  denyPermissionRequest,
   handleWindowOpen,
   isAllowedNavigation,
   isTrustedSenderUrl,
@@ -55,18 +53,6 @@ describe('new windows', () => {
     });
     expect(opened).toEqual(['https://example.com/x']);
   });
-});
-
-describe('permissions', () => {
-  it.each(['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen'])(
-    'denies %s',
-    (permission) => {
-      let granted: boolean | undefined;
-      denyPermissionRequest({}, permission, (g) => (granted = g));
-      expect(granted).toBe(false);
-    },
-  );
-  it('answers no to permission checks', () => expect(denyPermissionCheck()).toBe(false));
 });
 
 describe('IPC senders', () => {
