@@ -40,7 +40,7 @@ export const MEMORY_WRITE_COMMANDS: ReadonlySet<string> = new Set([
   'rename',
 ]);
 
-const STOPPED = 'Error: the app stopped before the result of this tool call was recorded.';
+export const STOPPED = 'The app stopped before this result was recorded.';
 
 export function isMemoryWrite(call: { name: string; input: unknown }): boolean {
   const command = (call.input as { command?: unknown } | null)?.command;
@@ -48,8 +48,8 @@ export function isMemoryWrite(call: { name: string; input: unknown }): boolean {
 }
 
 /**
- * What a call gets when its result was never recorded and nothing else is known (the loop records a
- * truthful one from the memory's journal before the next request; see recover.ts).
+ * What a call gets when its result was never recorded and nothing else is known. Before a run the loop
+ * records a truthful one instead, with what the memory's journal says of a write (recover.ts).
  */
 export function interruptedResult(call: BetaToolUseBlockParam): BetaToolResultBlockParam {
   const text = isMemoryWrite(call)

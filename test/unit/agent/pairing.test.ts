@@ -189,7 +189,7 @@ describe('repairMessages', () => {
           tool_use_id: 'toolu_a',
           is_error: true,
           content:
-            'Error: the app stopped before the result of this tool call was recorded. Whether the memory change was applied is not known: view the file to check before making it again.',
+            'The app stopped before this result was recorded. Whether the memory change was applied is not known: view the file to check before making it again.',
         },
         { type: 'text', text: 'hello?' },
       ],
