@@ -65,8 +65,11 @@ const RESULT_CONTENT = new Set(['text', 'image', 'document', 'search_result']);
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const NON_SPACE = /\S/;
+
+/** Non-empty and not only whitespace (a scan to the first visible character, no copy). */
 function goodText(block: { text?: unknown }): boolean {
-  return typeof block.text === 'string' && block.text.trim().length > 0;
+  return typeof block.text === 'string' && NON_SPACE.test(block.text);
 }
 
 /** A tool_result as the API accepts it (null: nothing of it can be sent), the same object when it is. */
@@ -149,10 +152,10 @@ export class PairedMessages {
     const group: Group = {
       role,
       raw: content as BetaContentBlockParam[],
-      out: [],
+      out: NO_BLOCKS,
       at: this.messages.length,
-      offered: role === 'user' && last ? last.calls : [],
-      calls: [],
+      offered: role === 'user' && last ? last.calls : NO_CALLS,
+      calls: NO_CALLS,
       mark: -1,
     };
     this.groups.push(group);
@@ -246,40 +249,43 @@ export class PairedMessages {
 
   private repairAssistant(g: Group): BetaContentBlockParam[] {
     const first = g.at === 0;
-    const ids = new Set<string>();
-    const calls: BetaToolUseBlockParam[] = [];
+    const { raw } = g;
+    let calls: BetaToolUseBlockParam[] = NO_CALLS;
     let out: BetaContentBlockParam[] | null = null;
-    g.raw.forEach((block, i) => {
+    // A plain loop without per-message allocations: a rebuild (truncate, clearing) runs it for every message.
+    for (let i = 0; i < raw.length; i++) {
+      const block = raw[i]!;
       const type = (block as { type?: unknown }).type as string;
-      let keep = ASSISTANT_BLOCKS.has(type);
+      let keep: boolean;
       if (type === 'text') keep = goodText(block as { text?: unknown });
-      else if (type === 'compaction') keep = first && (out ? out.length : i) === 0;
       else if (type === 'tool_use') {
         const b = block as BetaToolUseBlockParam;
         keep =
           typeof b.id === 'string' &&
           typeof b.name === 'string' &&
           isObject(b.input) &&
-          !ids.has(b.id) &&
-          !this.seen.has(b.id);
-        if (keep) {
-          ids.add(b.id);
-          calls.push(b);
-        }
-      }
-      if (!keep && !out) out = g.raw.slice(0, i);
+          !this.seen.has(b.id) &&
+          !calls.some((c) => c.id === b.id);
+        if (keep) calls = calls === NO_CALLS ? [b] : [...calls, b];
+      } else if (type === 'compaction') keep = first && (out ? out.length : i) === 0;
+      else keep = ASSISTANT_BLOCKS.has(type);
+      if (!keep && !out) out = raw.slice(0, i);
       else if (keep && out) out.push(block);
-    });
-    const kept: BetaContentBlockParam[] = out ?? g.raw;
+    }
+    const kept = out ?? raw;
     // The first message must be the user's unless it starts with a compaction block.
     if (first && (kept[0] as { type?: string } | undefined)?.type !== 'compaction') {
-      g.calls = [];
+      g.calls = NO_CALLS;
       return [];
     }
     g.calls = calls;
     return kept;
   }
 }
+
+// Shared empty arrays (never written to): most messages have no calls.
+const NO_CALLS: BetaToolUseBlockParam[] = [];
+const NO_BLOCKS: BetaContentBlockParam[] = [];
 
 /** The one function every request's messages pass through (see the top of this file). */
 export function repairMessages(
