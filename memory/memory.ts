@@ -399,6 +399,11 @@ export class MemoryStore implements Memory {
     return [...this.wal.entries].reverse().map((r) => toPublicEntry(this, r));
   }
 
+  async changesBy(toolUseId: string): Promise<JournalEntry[]> {
+    await this.settle();
+    return this.wal.entries.filter((r) => r.toolUseId === toolUseId).map((r) => toPublicEntry(this, r));
+  }
+
   async diff(journalId: string): Promise<DiffResult> {
     await this.settle();
     return diffOf(this, journalId);

@@ -152,6 +152,11 @@ export interface Memory {
   history(path: string): Promise<JournalEntry[]>;
   /** All journal entries, newest first (export with journal, the panel's activity view). */
   journal(): Promise<JournalEntry[]>;
+  /**
+   * The changes one tool call made (the agent's `Actor.toolUseId`), oldest first; empty when it changed
+   * nothing. The agent asks after a crash whether a memory write whose result it never recorded was applied.
+   */
+  changesBy(toolUseId: string): Promise<JournalEntry[]>;
   diff(journalId: string): Promise<DiffResult>;
   /** Undo one change (itself journaled). `conflict` if the file moved on and the change cannot be undone cleanly. */
   revert(journalId: string, actor?: Actor): Promise<{ journalId: string }>;

@@ -3,6 +3,7 @@
 // is data in a tool result, never system-prompt text, and it saves the round trip the memory protocol asks
 // for (view the memory before anything else).
 import type { Memory, MemoryEntry } from '../../../memory/types.js';
+import { boundaryRule, dataSection, newBoundary } from './data-sections.js';
 import { estimateTokens } from './estimate.js';
 
 export interface BackfillFile {
@@ -71,9 +72,10 @@ export async function buildBackfill(memory: Memory, budgetTokens: number): Promi
   if (files.length > INDEX_LINE_CAP) {
     lines.push(`... and ${files.length - INDEX_LINE_CAP} more files (view a folder or use memory_search).`);
   }
-  let used = estimateTokens(lines.join('\n'));
-  const included: BackfillFile[] = [];
-  const sections: string[] = [];
+  // Estimated with a stand-in of the boundary's length; the boundary is chosen once the contents are known.
+  const standIn = '0'.repeat(16);
+  let used = estimateTokens(`${lines.join('\n')}\n${boundaryRule('file', standIn)}\n`);
+  const included: (BackfillFile & { content: string })[] = [];
   for (const entry of orderForBackfill(files)) {
     // Cheap size check first (bytes/4 ~ tokens), then the real text.
     if (used + entry.size / 4 > budgetTokens) continue;
@@ -83,13 +85,14 @@ export async function buildBackfill(memory: Memory, budgetTokens: number): Promi
     } catch {
       continue;
     }
-    const section = `\n<file path="${entry.path}">\n${content}\n</file>`;
-    const tokens = estimateTokens(section);
+    const tokens = estimateTokens(`\n${dataSection('file', { path: entry.path }, content, standIn)}`);
     if (used + tokens > budgetTokens) continue;
     used += tokens;
-    included.push({ path: entry.path, tokens });
-    sections.push(section);
+    included.push({ path: entry.path, tokens, content });
   }
+  const boundary = newBoundary(included.map((f) => f.content));
+  if (included.length > 0) lines.splice(1, 0, boundaryRule('file', boundary));
+  const sections = included.map((f) => `\n${dataSection('file', { path: f.path }, f.content, boundary)}`);
   lines.push(...sections);
   const omitted = files.length - included.length;
   lines.push(
@@ -100,5 +103,10 @@ export async function buildBackfill(memory: Memory, budgetTokens: number): Promi
   );
   memory.touchRead(included.map((f) => f.path));
   const text = lines.join('\n');
-  return { text, files: included, totalFiles: files.length, tokens: estimateTokens(text) };
+  return {
+    text,
+    files: included.map(({ path, tokens }) => ({ path, tokens })),
+    totalFiles: files.length,
+    tokens: estimateTokens(text),
+  };
 }

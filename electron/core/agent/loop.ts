@@ -10,13 +10,14 @@ import { localBeforeRequest } from './context/local.js';
 import { nativeActed, nativeAfterReply } from './context/native.js';
 import { classifyError } from './errors.js';
 import { buildRequest } from './request.js';
-import { repairTail, runTools } from './run-tools.js';
+import { recoverInterrupted } from './recover.js';
+import { runTools } from './run-tools.js';
 import { type LoopSession, appendEvent, appendMessage, now, queueMessage, state } from './session.js';
 import { type TurnOutcome, streamTurn } from './stream-turn.js';
 
 export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
   const { run } = s;
-  await repairTail(s);
+  await recoverInterrupted(s);
   await ensureBackfill(s);
   let turn = 0;
   for (;;) {

@@ -4,6 +4,7 @@
 // cursor yet: its first note comes from the memory's journal instead (every change since the conversation's
 // last message, including edits made while the app was closed, which the memory journals on startup).
 import type { ChangeEvent, JournalEntry, Memory } from '../../../memory/types.js';
+import { boundaryRule, dataSection, newBoundary } from './data-sections.js';
 
 const LOG_CAP = 500;
 const CONTENT_CAP = 1_500;
@@ -87,22 +88,25 @@ export class MemoryNotes {
       lines.push(`- ${e.path} was ${what(e)} ${who(e)}.`);
       latest.set(e.newPath ?? e.path, e);
     }
-    let shown = 0;
+    const shown: { path: string; body: string }[] = [];
     for (const [path, e] of latest) {
-      if (shown >= FILES_CAP || e.command === 'delete' || e.command === 'forget') continue;
+      if (shown.length >= FILES_CAP || e.command === 'delete' || e.command === 'forget') continue;
       try {
         const { content } = await this.memory.read(path);
         const body =
           content.length > CONTENT_CAP
             ? `${content.slice(0, CONTENT_CAP)}\n[... view the file for the rest]`
             : content;
-        lines.push(`<file path="${path}">\n${body}\n</file>`);
-        shown += 1;
+        shown.push({ path, body });
       } catch {
         // Gone again or unreadable: the line above already says what happened.
       }
     }
-    return lines.join('\n');
+    // The whole note is one section too: it travels in a user message, next to what the user typed.
+    const boundary = newBoundary([...lines, ...shown.map((f) => f.body)]);
+    if (shown.length > 0) lines.push(boundaryRule('file', boundary));
+    for (const f of shown) lines.push(dataSection('file', { path: f.path }, f.body, boundary));
+    return dataSection('memory-update', { from: 'app' }, lines.join('\n'), boundary);
   }
 
   /** Journal entries after `since`, oldest first (the journal lists newest first). */

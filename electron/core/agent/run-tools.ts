@@ -8,7 +8,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
 import type { ToolMeta } from '../conversations/records.js';
 import type { ToolUse } from './assistant-content.js';
-import { type LoopSession, appendMessage, now, queueMessage, state } from './session.js';
+import { type LoopSession, now, queueMessage, state } from './session.js';
 import { WRITE_COMMANDS } from './tools.js';
 import type { ToolEnv } from './tools.js';
 import { titleOf } from '../conversations/store.js';
@@ -85,33 +85,4 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
   // Queued: the next request goes out while the disk syncs (the file stays a prefix of the history).
   queueMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: now(), tools });
   run.emit({ type: 'message.done', messageId: id, interrupted: false });
-}
-
-/** Before a run: a reply whose tool_use blocks never got results (a crash mid-tool) gets them now. */
-export async function repairTail(s: LoopSession): Promise<void> {
-  const last = state(s).messages.at(-1);
-  if (!last || last.role !== 'assistant') return;
-  const pending = last.content.filter((b) => b.type === 'tool_use');
-  if (pending.length === 0) return;
-  const content: BetaContentBlockParam[] = pending.map((b) => ({
-    type: 'tool_result',
-    tool_use_id: (b as { id: string }).id,
-    content: CANCELLED,
-    is_error: true,
-  }));
-  const tools = Object.fromEntries(
-    pending.map((b) => [
-      (b as { id: string }).id,
-      { name: (b as { name: string }).name, durationMs: 0, isError: true },
-    ]),
-  );
-  await appendMessage(s, {
-    t: 'msg',
-    id: randomUUID(),
-    kind: 'tool_results',
-    role: 'user',
-    content,
-    at: now(),
-    tools,
-  });
 }

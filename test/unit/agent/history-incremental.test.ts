@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildHistory, historyFromScratch, viewCall } from '../../../electron/core/agent/history.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
 import { applyRecord, emptyState } from '../../../electron/core/conversations/state.js';
+import { validateRequest } from '../../fixtures/fake-anthropic/validate.js';
 
 const at = new Date(0).toISOString();
 
@@ -143,6 +144,20 @@ describe('the kept history', () => {
           handedOut.push({ history, copy: JSON.stringify(history) });
         }
         for (const h of handedOut) expect(JSON.stringify(h.history)).toBe(h.copy);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is a history the API accepts after every record, however the records were cut or mixed', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 60 }), (steps) => {
+        const state = emptyState({ t: 'meta', v: 1, id: 'c', title: '', createdAt: at, memory: true });
+        for (const record of recordsFor(steps)) {
+          applyRecord(state, record);
+          const { messages } = buildHistory(state);
+          expect(validateRequest({ model: 'm', max_tokens: 10, messages })).toBeNull();
+        }
       }),
       { numRuns: 300 },
     );

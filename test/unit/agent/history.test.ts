@@ -152,6 +152,17 @@ describe('chooseCut', () => {
     expect(oneTurn[cut]!.kind).toBe('tool_results');
     expect(oneTurn[cut + 1]!.role).toBe('assistant');
   });
+  it('keeps a call with the results recorded after the next user message (a crash mid-tool)', () => {
+    const recovered = [
+      user('u1'),
+      answer('b1'),
+      user('u2'),
+      call('a2', 't2'),
+      user('u3'),
+      result('r2', 't2'),
+    ];
+    expect(recovered[chooseCut(recovered, 0, false)]!.id).toBe('u2');
+  });
   it('finds nothing to cut in a short history', () => {
     expect(chooseCut([user('u1'), answer('b1')], 0, false)).toBe(-1);
   });

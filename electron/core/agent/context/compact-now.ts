@@ -9,10 +9,10 @@ import type { RunStatus } from '../../runs.js';
 import { type LoopSession, appendEvent, now, state } from '../session.js';
 import { streamTurn } from '../stream-turn.js';
 import { compactLocal } from './local.js';
-import { repairTail } from '../run-tools.js';
+import { recoverInterrupted } from '../recover.js';
 
 export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
-  await repairTail(s);
+  await recoverInterrupted(s);
   if (s.strategy !== 'native') {
     const done = await compactLocal(s, true);
     if (s.run.signal.aborted) return 'aborted';

@@ -43,6 +43,8 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
   if (s.accounting().shouldCompact(settings.compactTrigger)) await compactLocal(s, false);
 }
 
+const hasCall = (m: MessageRecord): boolean => m.content.some((b) => b.type === 'tool_use');
+
 /**
  * Where to cut: the index of the last message to summarize. Before the last user turn when there is one
  * (the current question stays verbatim); otherwise after a tool result that leaves the last two round trips.
@@ -51,7 +53,11 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
 export function chooseCut(messages: readonly MessageRecord[], start: number, all: boolean): number {
   if (all) return messages.length - 1;
   for (let j = messages.length - 1; j > start + 1; j--) {
-    if (messages[j]!.kind === 'user') return j - 1;
+    if (messages[j]!.kind !== 'user') continue;
+    // A call whose results were recorded after this message (a crash mid-tool, recover.ts) stays with them.
+    let cut = j - 1;
+    while (cut >= start && messages[cut]!.role === 'assistant' && hasCall(messages[cut]!)) cut -= 1;
+    return cut >= start ? cut : -1;
   }
   let roundTrips = 0;
   for (let j = messages.length - 1; j > start + 1; j--) {

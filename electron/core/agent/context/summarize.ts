@@ -1,6 +1,7 @@
 // The local summarizer: older turns rendered as a plain transcript (tool calls and results shortened) and
 // summarized by an extra model call. Plain text avoids any pairing rule in the summarizer's own request.
 import type { MessageRecord } from '../../conversations/records.js';
+import { boundaryRule, dataSection, newBoundary } from '../data-sections.js';
 import type { LoopSession } from '../session.js';
 import { streamTurn } from '../stream-turn.js';
 
@@ -36,6 +37,12 @@ export function renderTranscript(messages: readonly MessageRecord[], previousSum
   return text.length > TOTAL_CAP ? text.slice(text.length - TOTAL_CAP) : text;
 }
 
+/** The transcript quoted under a boundary it does not contain, so nothing in it can end it early. */
+export function transcriptRequest(transcript: string): string {
+  const boundary = newBoundary([transcript]);
+  return `${dataSection('transcript', {}, transcript, boundary)}\n\n${boundaryRule('transcript', boundary)} Summarize the transcript above.`;
+}
+
 /** The summary text, or an error outcome to report. */
 export async function summarize(
   s: LoopSession,
@@ -50,7 +57,7 @@ export async function summarize(
       messages: [
         {
           role: 'user',
-          content: `<transcript>\n${transcript}\n</transcript>\n\nSummarize the transcript above.`,
+          content: transcriptRequest(transcript),
         },
       ],
     },
