@@ -205,6 +205,22 @@ export class JsonlWriter {
     if (this.failed) throw this.failed;
   }
 
+  /**
+   * Runs `task` between two writes, with everything before it synced and the file closed: the task may
+   * replace the file (a forget's redaction), and the next write opens the new one.
+   */
+  between<T>(task: () => T | Promise<T>): Promise<T> {
+    let result: T;
+    return this.enqueue(async () => {
+      await this.sync();
+      clearTimeout(this.idle);
+      const fd = this.fd;
+      this.fd = null;
+      if (fd !== null) await closeFd(fd);
+      result = await task();
+    }).then(() => result);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;

@@ -1,0 +1,317 @@
+// Forgetting a memory file erases the copies conversations keep of it: the results of memory tool calls on
+// it and the content of the calls that wrote it (create, str_replace, insert) become FORGOTTEN as a whole;
+// memory_search hits in it lose their snippet; everywhere else (the backfill, notes about outside changes,
+// summaries, pinned quotes, the model's and the user's words) the file's content is found by
+// forgotten-text.ts and replaced. Records are changed in place, so a record still waiting in a writer's
+// queue is written redacted too.
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { FORGOTTEN, forgottenMatcher, type ForgottenMatcher } from './forgotten-text.js';
+import type { Block, ConversationRecord } from './records.js';
+
+export { FORGOTTEN } from './forgotten-text.js';
+
+export interface ForgetSpec {
+  /** The paths forgotten (a file or a folder) and every earlier name. */
+  paths: readonly string[];
+  /** Every version of their content. */
+  versions: readonly string[];
+}
+
+export interface Redactor {
+  /** Redacts one conversation's records in place; true when any changed. */
+  records(records: readonly ConversationRecord[]): boolean;
+  /** Redacts a plain text (a log line). */
+  text(text: string): string;
+}
+
+/** Keys that hold structure, never content. */
+const STRUCTURAL = new Set([
+  't',
+  'v',
+  'id',
+  'type',
+  'role',
+  'kind',
+  'at',
+  'createdAt',
+  'name',
+  'tool_use_id',
+  'toolUseId',
+  'messageId',
+  'fromMessageId',
+  'lastMessageId',
+  'command',
+  'path',
+  'old_path',
+  'new_path',
+  'strategy',
+  'event',
+  'signature',
+  'encrypted_content',
+]);
+
+const within = (p: unknown, names: readonly string[]): boolean =>
+  typeof p === 'string' && names.some((n) => p === n || p.startsWith(n + '/'));
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function createRedactor(spec: ForgetSpec): Redactor {
+  const matcher = forgottenMatcher(spec.versions);
+  const names = spec.paths.filter((p) => p.length > 0);
+  // memory_search hits: "<path>:<line>: <snippet>"; a snippet may be part of a line, so it goes by path.
+  const hitLine =
+    names.length > 0
+      ? new RegExp(`^((?:${names.map(escapeRe).join('|')})(?:/[^:\\n]*)?:\\d+: ).*$`, 'gm')
+      : null;
+  const text = (s: string): string => {
+    let out = matcher.empty ? s : matcher.redact(s);
+    if (hitLine) out = out.replace(hitLine, `$1${FORGOTTEN}`);
+    return out;
+  };
+  return {
+    text,
+    records(records) {
+      const aboutFile = memoryCallsOn(records, names);
+      let changed = false;
+      for (const record of records) if (redactRecord(record, text, aboutFile)) changed = true;
+      return changed;
+    },
+  };
+}
+
+/** Ids of memory tool calls whose path is (or is inside) a forgotten path. */
+function memoryCallsOn(records: readonly ConversationRecord[], names: readonly string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const r of records)
+    if (r.t === 'msg')
+      for (const b of r.content)
+        if (b.type === 'tool_use' && b.name === 'memory') {
+          const input = b.input as Record<string, unknown> | null;
+          if (
+            input &&
+            (within(input.path, names) || within(input.old_path, names) || within(input.new_path, names))
+          )
+            ids.add(b.id);
+        }
+  return ids;
+}
+
+function redactRecord(
+  record: ConversationRecord,
+  text: (s: string) => string,
+  aboutFile: ReadonlySet<string>,
+): boolean {
+  if (record.t === 'msg') {
+    let changed = false;
+    record.content = record.content.map((b) => {
+      const next = redactBlock(b, text, aboutFile);
+      if (next !== b) changed = true;
+      return next;
+    });
+    if (record.text !== undefined) {
+      const t = text(record.text);
+      if (t !== record.text) {
+        record.text = t;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+  if (record.t === 'compacted' && record.block) {
+    const quoted = JSON.stringify(record.block);
+    const changed = walk(record, text);
+    // A signed summary block cannot be edited: one that quoted the file becomes the app's own summary.
+    if (changed || JSON.stringify(record.block) !== quoted) {
+      const content = (record.block as { content?: unknown }).content;
+      record.summary = text(typeof content === 'string' && content ? content : record.summary);
+      record.strategy = 'local';
+      delete record.block;
+      return true;
+    }
+    return false;
+  }
+  return walk(record, text);
+}
+
+function redactBlock(b: Block, text: (s: string) => string, aboutFile: ReadonlySet<string>): Block {
+  if (b.type === 'tool_use' && aboutFile.has(b.id)) {
+    const input = { ...(b.input as Record<string, unknown>) };
+    let changed = false;
+    for (const [k, v] of Object.entries(input))
+      if (!STRUCTURAL.has(k) && typeof v === 'string' && v !== '' && v !== FORGOTTEN) {
+        input[k] = FORGOTTEN;
+        changed = true;
+      }
+    return changed ? { ...b, input } : b;
+  }
+  if (b.type === 'tool_result' && aboutFile.has(b.tool_use_id)) {
+    const already =
+      Array.isArray(b.content) &&
+      b.content.length === 1 &&
+      b.content[0]?.type === 'text' &&
+      b.content[0].text === FORGOTTEN;
+    if (already) return b;
+    return {
+      type: 'tool_result',
+      tool_use_id: b.tool_use_id,
+      content: [{ type: 'text', text: FORGOTTEN }],
+      ...(b.is_error ? { is_error: true } : {}),
+    };
+  }
+  const copy = structuredClone(b);
+  if (!walk(copy, text)) return b;
+  // A compaction block's opaque part may hold what its text said: only the readable text is kept.
+  if (copy.type === 'compaction') {
+    const c = copy as { encrypted_content?: unknown; signature?: unknown };
+    if (c.encrypted_content !== undefined) c.encrypted_content = null;
+    delete c.signature;
+  }
+  return copy;
+}
+
+/** Redacts every content string in `value` in place; true when any changed. */
+function walk(value: unknown, text: (s: string) => string): boolean {
+  if (Array.isArray(value)) {
+    let changed = false;
+    value.forEach((v, i) => {
+      if (typeof v === 'string') {
+        const t = text(v);
+        if (t !== v) {
+          value[i] = t;
+          changed = true;
+        }
+      } else if (walk(v, text)) changed = true;
+    });
+    return changed;
+  }
+  if (value === null || typeof value !== 'object') return false;
+  let changed = false;
+  const obj = value as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj)) {
+    if (STRUCTURAL.has(k)) continue;
+    if (typeof v === 'string') {
+      const t = text(v);
+      if (t !== v) {
+        obj[k] = t;
+        changed = true;
+      }
+    } else if (walk(v, text)) changed = true;
+  }
+  return changed;
+}
+
+/**
+ * Redacts a conversation file: true when it changed (and was replaced). Synchronous from read to rename,
+ * so no append of this process lands in between; the caller makes sure no writer holds the old file open.
+ * A damaged line is redacted as text; a torn last line is dropped (loading drops it anyway).
+ */
+export function redactConversationFile(file: string, redactor: Redactor): boolean {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  const lines = raw.split('\n');
+  lines.pop(); // the part after the last newline: '' or a torn line
+  const records: ConversationRecord[] = [];
+  const at: (number | string)[] = [];
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    try {
+      at.push(records.push(JSON.parse(line) as ConversationRecord) - 1);
+    } catch {
+      at.push(redactor.text(line));
+    }
+  }
+  const changed = redactor.records(records);
+  const out = at.map((x) => (typeof x === 'number' ? JSON.stringify(records[x]) : x));
+  if (!changed && out.length === lines.length && raw.endsWith('\n') && out.every((l, i) => l === lines[i]))
+    return false;
+  replaceLines(file, out);
+  return true;
+}
+
+/** Redacts a log file (JSON lines; any other line as text). */
+export function redactLogFile(file: string, redactor: Redactor): boolean {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  const lines = raw.split('\n');
+  const tail = lines.pop() ?? '';
+  let changed = false;
+  const out = lines.map((line) => {
+    let next: string;
+    try {
+      const value = JSON.parse(line) as unknown;
+      next = walk(value, redactor.text) ? JSON.stringify(value) : line;
+    } catch {
+      next = redactor.text(line);
+    }
+    if (next !== line) changed = true;
+    return next;
+  });
+  if (tail !== '') {
+    out.push(redactor.text(tail));
+    changed = true;
+  }
+  if (changed) replaceLines(file, out);
+  return changed;
+}
+
+/**
+ * Replaces a file's lines with `lines`, crash-safely: a temp file beside it, fsynced, renamed over it, and
+ * the folder fsynced.
+ */
+export function replaceLines(file: string, lines: readonly string[]): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.redact-${process.pid}`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+  try {
+    const data = Buffer.from(lines.map((l) => l + '\n').join(''), 'utf8');
+    for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  fsyncFolder(path.dirname(file));
+}
+
+function fsyncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot fsync a folder; the rename is then as durable as the platform makes it.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Temp files of a redaction cut short (they may hold the content): removed at the next forget or start. */
+export async function removeRedactLeftovers(dir: string): Promise<void> {
+  for (const name of await fs.readdir(dir).catch(() => [] as string[]))
+    if (name.startsWith('.') && name.includes('.redact-')) await fs.rm(path.join(dir, name), { force: true });
+}
+
+export type { ForgottenMatcher };
