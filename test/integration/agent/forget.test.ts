@@ -1,0 +1,61 @@
+// "Forget permanently" keeps its promise: after forgetting a file that reached two conversations by every
+// path (backfill, view, str_replace, memory_search, a note about an outside edit, a local summary, the
+// model's own words, a rename), nothing of it is left in the data folder (every file, raw bytes), the
+// search indexes do not find it, and continuing either conversation through the real backend sends
+// "[forgotten by the user]" in its place, before and after a restart.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FORGOTTEN } from '../../../electron/core/conversations/redact.js';
+import { text } from '../../fixtures/fake-anthropic/index.js';
+import {
+  PASSAGES,
+  SECRET,
+  UNRELATED,
+  expectForgottenEverywhere,
+  filesHolding,
+  seedConversations,
+} from './forget-support.js';
+import { type Harness, call, requestText, send, startHarness, validRequests } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function expectContinuesRedacted(h: Harness, id: string): Promise<void> {
+  h.fake.enqueue(text('Understood.'));
+  await send(h, 'Please continue', id);
+  const sent = requestText(h.fake.lastMessageRequest().body);
+  expect(sent).toContain(FORGOTTEN);
+  for (const p of [...PASSAGES, SECRET]) expect(sent).not.toContain(p);
+}
+
+describe('forget permanently', () => {
+  it('erases every copy from conversations, indexes and logs; continuing sends the marker', async () => {
+    h = await startHarness({ settings: { contextStrategy: 'local' } });
+    const { a, b } = await seedConversations(h);
+    // The copies are there before (the test can fail).
+    expect((await filesHolding(h.dataDir, PASSAGES)).some((f) => f.startsWith('conversations/'))).toBe(true);
+    const before = await h.core.handlers['conversations.search']({ query: 'lisinopril' }, call);
+    expect(before.results.length).toBeGreaterThan(0);
+
+    await h.core.handlers['memory.forget']({ path: '/memories/medical/health.md' }, call);
+
+    await expectForgottenEverywhere(h.dataDir);
+    const search = await h.core.handlers['memory.search']({ query: 'lisinopril', limit: 20 }, call);
+    expect(search.hits).toEqual([]);
+    const conversations = await h.core.handlers['conversations.search']({ query: 'lisinopril' }, call);
+    expect(conversations.results).toEqual([]);
+    // The unrelated file and what was said about it stay.
+    expect((await h.core.ctx.memory.read('/memories/garden.md')).content).toContain(UNRELATED);
+    const shown = await h.core.handlers['conversations.get']({ id: a }, call);
+    expect(JSON.stringify(shown)).toContain(UNRELATED);
+
+    await expectContinuesRedacted(h, a);
+    await expectContinuesRedacted(h, b);
+    await h.restart();
+    await expectForgottenEverywhere(h.dataDir);
+    await expectContinuesRedacted(h, a);
+    expect(validRequests(h.fake)).toBe(h.fake.messageRequests().length);
+  });
+});
