@@ -31,7 +31,7 @@ let crashCountdown = Number(process.env.MNEMO_CRASH_AFTER ?? '0');
  * the (MNEMO_CRASH_AFTER+1)-th time it reaches that point.
  */
 export function crashPoint(
-  name: 'after-journal' | 'after-temp-write' | 'after-rename' | 'forget-after-memory',
+  name: 'after-journal' | 'after-temp-write' | 'after-rename' | 'forget-after-intent' | 'forget-after-memory',
 ): void {
   if (crashAt !== name) return;
   if (crashCountdown-- > 0) return;

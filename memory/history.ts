@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { applyPatch, createTwoFilesPatch, structuredPatch } from 'diff';
 import { MemoryError } from './errors.js';
-import { ensureFolders, lstatOrNull } from './fs-safe.js';
+import { crashPoint, ensureFolders, lstatOrNull } from './fs-safe.js';
 import { saveState } from './state.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
@@ -241,6 +241,7 @@ export async function forgetPath(
         x !== undefined && [...names].some((n) => isWithin(x, n));
       const host = store.hostOf(p.segments);
       const trace = resume ?? (await writeForgetIntent(store, p.path, names, host));
+      crashPoint('forget-after-intent');
       const st = await lstatOrNull(host);
       if (st) {
         await store.assertRealParent(p.segments);
