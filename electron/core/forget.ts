@@ -8,6 +8,7 @@ import path from 'node:path';
 import { crashPoint } from '../../memory/fs-safe.js';
 import type { ForgetTrace } from '../../memory/types.js';
 import { getAgent } from './agent/index.js';
+import { ContractError } from '../../shared/errors.js';
 import type { CoreContext } from './context.js';
 import {
   createRedactor,
@@ -33,26 +34,54 @@ export function setConversationFileLock(lock: ConversationFileLock): void {
 export async function forgetEverywhere(ctx: CoreContext, path: string): Promise<void> {
   const trace = await ctx.memory.forget(path);
   crashPoint('forget-after-memory');
-  await eraseCopies(ctx, trace);
-  await ctx.memory.settleForget(trace.id);
+  try {
+    // An earlier forget that failed on the way is finished too (this one among them).
+    await finishPendingForgets(ctx, trace.id);
+  } catch (error) {
+    ctx.log.error('forget: copies not erased yet', { error });
+    throw new ContractError(
+      'unavailable',
+      `${path} is forgotten from memory, but its copies in conversations could not all be erased yet ` +
+        `(${(error as NodeJS.ErrnoException).code ?? 'a write failed'}). They are erased the next time the app starts; ` +
+        'free some disk space or restart the app.',
+    );
+  }
 }
 
-/** Finishes the forgets a crash cut short (memory part again, then the copies). Returns how many. */
-export async function finishPendingForgets(ctx: CoreContext): Promise<number> {
+/**
+ * Finishes pending forgets: the memory part again (idempotent), then the copies, then settles each. At
+ * start these are the forgets a crash cut short; `current` is a forget whose memory part just ran.
+ */
+export async function finishPendingForgets(ctx: CoreContext, current?: string): Promise<number> {
   const pending = await ctx.memory.pendingForgets();
   await removeRedactLeftovers(conversationsDir(ctx));
   for (const trace of pending) {
-    await ctx.memory.resumeForget(trace);
+    if (trace.id !== current) await ctx.memory.resumeForget(trace);
     await eraseCopies(ctx, trace);
     await ctx.memory.settleForget(trace.id);
   }
-  if (pending.length > 0) ctx.log.info('finished forgets cut short', { count: pending.length });
-  return pending.length;
+  const earlier = pending.filter((t) => t.id !== current).length;
+  if (earlier > 0) ctx.log.info('finished forgets cut short', { count: earlier });
+  return earlier;
+}
+
+/** The contents of the memory files that stay. */
+async function keptContents(ctx: CoreContext): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await ctx.memory.list()) {
+    if (entry.kind !== 'file') continue;
+    try {
+      out.push((await ctx.memory.read(entry.path)).content);
+    } catch {
+      // Unreadable (a link, not UTF-8): nothing of it reached a conversation either.
+    }
+  }
+  return out;
 }
 
 async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise<void> {
   for (const p of trace.paths) ctx.memorySearch.dropNow(p);
-  const redactor = createRedactor(trace);
+  const redactor = createRedactor({ ...trace, kept: await keptContents(ctx) });
   const dir = conversationsDir(ctx);
   const agent = getAgent(ctx);
   const rewrite = (file: string): Promise<boolean> =>

@@ -35,8 +35,19 @@ export interface ForgottenMatcher {
   redact(text: string): string;
 }
 
-export function forgottenMatcher(versions: readonly string[]): ForgottenMatcher {
+/**
+ * `kept`: contents that stay (the other memory files): a passage they share with the forgotten file is
+ * theirs as much as its, so it is not redacted from free text (results of calls on the forgotten file
+ * still go whole).
+ */
+export function forgottenMatcher(
+  versions: readonly string[],
+  kept: readonly string[] = [],
+): ForgottenMatcher {
+  const keptWhole = new Set(kept.map((v) => v.replace(/\r\n/g, '\n').trim()));
+  const keptPassages = new Set(kept.flatMap((v) => v.split(/\r?\n/).map(passageOf)));
   const whole = [...new Set(versions.map((v) => v.replace(/\r\n/g, '\n').trim()))]
+    .filter((v) => !keptWhole.has(v))
     .filter((v) => v.length >= SUBSTANTIAL_CHARS || isSubstantial(passageOf(v)))
     .sort((a, b) => b.length - a.length);
   const fileLines = new Set<string>();
@@ -46,7 +57,7 @@ export function forgottenMatcher(versions: readonly string[]): ForgottenMatcher 
       const p = passageOf(line);
       if (p === '') continue;
       fileLines.add(p);
-      if (isSubstantial(p)) passages.add(p);
+      if (isSubstantial(p) && !keptPassages.has(p)) passages.add(p);
     }
   // Passages by their first SUBSTANTIAL_CHARS characters: one scan of the text finds every occurrence.
   const byHead = new Map<string, string[]>();

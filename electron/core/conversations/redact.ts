@@ -26,6 +26,8 @@ export interface ForgetSpec {
   paths: readonly string[];
   /** Every version of their content. */
   versions: readonly string[];
+  /** The contents of the memory files that stay (their passages are not redacted from free text). */
+  kept?: readonly string[];
 }
 
 export interface Redactor {
@@ -67,7 +69,7 @@ const within = (p: unknown, names: readonly string[]): boolean =>
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function createRedactor(spec: ForgetSpec): Redactor {
-  const matcher = forgottenMatcher(spec.versions);
+  const matcher = forgottenMatcher(spec.versions, spec.kept);
   const names = spec.paths.filter((p) => p.length > 0);
   // memory_search hits: "<path>:<line>: <snippet>"; a snippet may be part of a line, so it goes by path.
   const hitLine =

@@ -159,7 +159,8 @@ export class ConversationStore {
     redact: (records: readonly ConversationRecord[]) => boolean,
     file: (path: string) => Promise<boolean>,
   ): Promise<boolean> {
-    const state = this.get(id);
+    const state = this.byId.get(id);
+    if (!state) return false; // deleted meanwhile: its file is gone with it
     const live = redact([
       ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
     ]);

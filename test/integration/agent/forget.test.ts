@@ -3,6 +3,8 @@
 // model's own words, a rename), nothing of it is left in the data folder (every file, raw bytes), the
 // search indexes do not find it, and continuing either conversation through the real backend sends
 // "[forgotten by the user]" in its place, before and after a restart.
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FORGOTTEN } from '../../../electron/core/conversations/redact.js';
 import { text } from '../../fixtures/fake-anthropic/index.js';
@@ -57,5 +59,25 @@ describe('forget permanently', () => {
     await expectForgottenEverywhere(h.dataDir);
     await expectContinuesRedacted(h, a);
     expect(validRequests(h.fake)).toBe(h.fake.messageRequests().length);
+  });
+
+  it('a forget whose conversation part fails says so, stays pending and is finished at the next start', async () => {
+    h = await startHarness({ settings: { contextStrategy: 'local' } });
+    const { a } = await seedConversations(h);
+    // A folder where the redaction's temp file must go: the rewrite of conversation A fails.
+    const blocker = path.join(h.dataDir, 'conversations', `.${a}.jsonl.redact-${process.pid}`);
+    await mkdir(blocker);
+    await expect(
+      h.core.handlers['memory.forget']({ path: '/memories/medical/health.md' }, call),
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('next time the app starts'),
+    });
+    expect(await readdir(path.join(h.dataDir, 'memory-journal', 'forget-pending'))).toHaveLength(1);
+    await rm(blocker, { recursive: true });
+    await h.restart();
+    await expectForgottenEverywhere(h.dataDir);
+    expect(await readdir(path.join(h.dataDir, 'memory-journal', 'forget-pending'))).toEqual([]);
+    await expectContinuesRedacted(h, a);
   });
 });

@@ -66,6 +66,17 @@ describe('forgotten text', () => {
     );
   });
 
+  it('leaves a passage another memory file still holds in free text', () => {
+    const shared = 'Prefers short and direct answers';
+    const matcher = forgottenMatcher(
+      [`- ${shared}\n- Allergic to penicillin since childhood\n`],
+      [`- ${shared}\n`],
+    );
+    expect(matcher.redact(`${shared}. Allergic to penicillin since childhood.`)).toBe(
+      `${shared}. ${FORGOTTEN}.`,
+    );
+  });
+
   const line = fc
     .string({ unit: fc.constantFrom('a', 'b', 'c', ' ', 'x', 'y', '-', '1'), minLength: 0, maxLength: 40 })
     .filter((s) => !s.includes('\n'));
