@@ -12,6 +12,7 @@ import {
   PASSAGES,
   SECRET,
   UNRELATED,
+  V1,
   expectForgottenEverywhere,
   filesHolding,
   seedConversations,
@@ -79,5 +80,32 @@ describe('forget permanently', () => {
     await expectForgottenEverywhere(h.dataDir);
     expect(await readdir(path.join(h.dataDir, 'memory-journal', 'forget-pending'))).toEqual([]);
     await expectContinuesRedacted(h, a);
+  });
+
+  it('summaries the API wrote that quote the file: both compactions are redacted, requests stay valid', async () => {
+    h = await startHarness({ settings: { compactTrigger: 50_000 } });
+    await h.core.ctx.memory.create('/memories/health.md', V1, { kind: 'user' });
+    h.fake.setCompactionSummary(`The user is ${PASSAGES[0]}; they talked about their logs.`);
+    // A threshold compaction (the block leads a reply) in A, an on-demand one (Compact now) in B.
+    h.fake.enqueue(text('Noted.'), text('Answer one.'));
+    const a = (await send(h, `Here is my log:\n${'line of a very long log file '.repeat(6_800)}`)).res
+      .conversationId;
+    const b = (await send(h, 'Question one')).res.conversationId;
+    const compact = await h.core.handlers['context.compact']({ conversationId: b }, call);
+    await h.finished(compact.runId);
+    expect(
+      (await filesHolding(h.dataDir, [PASSAGES[0]!])).filter((f) => f.startsWith('conversations/')),
+    ).toHaveLength(2);
+
+    await h.core.handlers['memory.forget']({ path: '/memories/health.md' }, call);
+    expect(await filesHolding(h.dataDir, [...PASSAGES, SECRET])).toEqual([]);
+    await expectContinuesRedacted(h, a);
+    // The threshold block still leads (its text redacted, its opaque part dropped).
+    const first = h.fake.lastMessageRequest().body.messages[0].content[0];
+    expect(first).toMatchObject({ type: 'compaction', content: expect.stringContaining(FORGOTTEN) });
+    await expectContinuesRedacted(h, b);
+    await h.restart();
+    await expectContinuesRedacted(h, a);
+    expect(validRequests(h.fake)).toBe(h.fake.messageRequests().length);
   });
 });
