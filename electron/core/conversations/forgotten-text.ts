@@ -33,6 +33,11 @@ export interface ForgottenMatcher {
   readonly empty: boolean;
   /** The text with every forgotten passage replaced; the same string when there was none. */
   redact(text: string): string;
+  /**
+   * Whether JSON text (a file's raw lines) may hold a forgotten passage in one of its strings: false
+   * means none of its strings would change, so the file need not be parsed.
+   */
+  mayOccurInJson(raw: string): boolean;
 }
 
 /**
@@ -59,14 +64,10 @@ export function forgottenMatcher(
       fileLines.add(p);
       if (isSubstantial(p) && !keptPassages.has(p)) passages.add(p);
     }
-  // Passages by their first SUBSTANTIAL_CHARS characters: one scan of the text finds every occurrence.
-  const byHead = new Map<string, string[]>();
-  for (const p of [...passages].sort((a, b) => b.length - a.length)) {
-    const head = p.slice(0, SUBSTANTIAL_CHARS);
-    const list = byHead.get(head);
-    if (list) list.push(p);
-    else byHead.set(head, [p]);
-  }
+  const plain = heads([...passages]);
+  // In JSON a string's characters are escaped one by one: an escaped passage is a substring of the line.
+  const escaped = heads([...passages].map((p) => JSON.stringify(p).slice(1, -1)));
+  const escapedWhole = whole.map((v) => JSON.stringify(v).slice(1, -1));
 
   const replaceWhole = (text: string): string => {
     let out = text;
@@ -104,19 +105,14 @@ export function forgottenMatcher(
   };
 
   const replacePassages = (text: string): string => {
-    if (byHead.size === 0 || text.length < SUBSTANTIAL_CHARS) return text;
     let out = '';
     let from = 0;
-    for (let i = 0; i + SUBSTANTIAL_CHARS <= text.length;) {
-      const list = byHead.get(text.slice(i, i + SUBSTANTIAL_CHARS));
-      const hit = list?.find((p) => text.startsWith(p, i));
-      if (hit) {
-        out += text.slice(from, i) + FORGOTTEN;
-        i += hit.length;
-        from = i;
-      } else i++;
-    }
-    return out + text.slice(from);
+    scan(plain, text, (i, hit) => {
+      out += text.slice(from, i) + FORGOTTEN;
+      from = i + hit.length;
+      return true;
+    });
+    return from === 0 ? text : out + text.slice(from);
   };
 
   return {
@@ -126,7 +122,78 @@ export function forgottenMatcher(
       const next = collapse(replacePassages(replaceRuns(replaceWhole(text))));
       return next === text ? text : next;
     },
+    mayOccurInJson(raw: string): boolean {
+      if (escapedWhole.some((v) => raw.includes(v))) return true;
+      let found = false;
+      scan(escaped, raw, () => {
+        found = true;
+        return false;
+      });
+      return found;
+    },
   };
+}
+
+interface Heads {
+  /** Passages by the rolling hash of their first SUBSTANTIAL_CHARS characters, longest first. */
+  byHash: Map<number, string[]>;
+  /** The hashes' low 16 bits: at most positions the scan stops here. */
+  seen: Uint8Array;
+}
+
+function heads(passages: readonly string[]): Heads {
+  const byHash = new Map<number, string[]>();
+  const seen = new Uint8Array(1 << 16);
+  for (const p of [...passages].sort((a, b) => b.length - a.length)) {
+    const h = headHash(p, 0);
+    seen[h & 0xffff] = 1;
+    const list = byHash.get(h);
+    if (list) list.push(p);
+    else byHash.set(h, [p]);
+  }
+  return { byHash, seen };
+}
+
+/**
+ * One pass over `text` (a string compare only where a hash matches), whatever the number of passages:
+ * `onHit(at, passage)` for each occurrence, left to right without overlaps; it returns false to stop.
+ */
+function scan(heads: Heads, text: string, onHit: (at: number, passage: string) => boolean): void {
+  if (heads.byHash.size === 0 || text.length < SUBSTANTIAL_CHARS) return;
+  const { byHash, seen } = heads;
+  let h = headHash(text, 0);
+  for (let i = 0; i + SUBSTANTIAL_CHARS <= text.length;) {
+    const hit = seen[h & 0xffff] === 0 ? undefined : byHash.get(h)?.find((p) => text.startsWith(p, i));
+    if (hit) {
+      if (!onHit(i, hit)) return;
+      i += hit.length;
+      if (i + SUBSTANTIAL_CHARS <= text.length) h = headHash(text, i);
+    } else {
+      if (i + SUBSTANTIAL_CHARS < text.length)
+        h = roll(h, text.charCodeAt(i), text.charCodeAt(i + SUBSTANTIAL_CHARS));
+      i++;
+    }
+  }
+}
+
+const BASE = 31;
+/** BASE^(SUBSTANTIAL_CHARS - 1), modulo 2^32. */
+const TOP = (() => {
+  let x = 1;
+  for (let i = 1; i < SUBSTANTIAL_CHARS; i++) x = Math.imul(x, BASE) >>> 0;
+  return x;
+})();
+
+/** The hash of the SUBSTANTIAL_CHARS characters of `s` from `at` (modulo 2^32). */
+function headHash(s: string, at: number): number {
+  let h = 0;
+  for (let i = at; i < at + SUBSTANTIAL_CHARS; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+/** The next window's hash: drop `out`, add `next`. */
+function roll(h: number, out: number, next: number): number {
+  return (Math.imul((h - Math.imul(out, TOP)) >>> 0, BASE) + next) >>> 0;
 }
 
 /** Markers side by side (a run next to a whole copy) read as one. */

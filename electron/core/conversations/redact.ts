@@ -35,6 +35,8 @@ export interface Redactor {
   records(records: readonly ConversationRecord[]): boolean;
   /** Redacts a plain text (a log line). */
   text(text: string): string;
+  /** False when no string of these JSON lines can change (the file need not be parsed). */
+  mayTouchJson(raw: string): boolean;
 }
 
 /** Keys that hold structure, never content. */
@@ -81,8 +83,11 @@ export function createRedactor(spec: ForgetSpec): Redactor {
     if (hitLine) out = out.replace(hitLine, `$1${FORGOTTEN}`);
     return out;
   };
+  const escapedNames = names.map((n) => JSON.stringify(n).slice(1, -1));
   return {
     text,
+    mayTouchJson: (raw) =>
+      escapedNames.some((n) => raw.includes(n)) || (!matcher.empty && matcher.mayOccurInJson(raw)),
     records(records) {
       const aboutFile = memoryCallsOn(records, names);
       let changed = false;
@@ -171,8 +176,8 @@ function redactBlock(b: Block, text: (s: string) => string, aboutFile: ReadonlyS
       ...(b.is_error ? { is_error: true } : {}),
     };
   }
-  const copy = structuredClone(b);
-  if (!walk(copy, text)) return b;
+  const copy = mapStrings(b, text);
+  if (copy === b) return b;
   // A compaction block's opaque part may hold what its text said: only the readable text is kept.
   if (copy.type === 'compaction') {
     const c = copy as { encrypted_content?: unknown; signature?: unknown };
@@ -180,6 +185,27 @@ function redactBlock(b: Block, text: (s: string) => string, aboutFile: ReadonlyS
     delete c.signature;
   }
   return copy;
+}
+
+/** `value` with every content string redacted: the same value when none changed, else a copy. */
+function mapStrings<T>(value: T, text: (s: string) => string): T {
+  if (typeof value === 'string') return text(value) as T;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((v: unknown, i) => {
+      const next = mapStrings(v, text);
+      if (next !== v) (out ??= value.slice())[i] = next;
+    });
+    return (out ?? value) as T;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (STRUCTURAL.has(k)) continue;
+    const next = mapStrings(v, text);
+    if (next !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = next;
+  }
+  return (out ?? value) as T;
 }
 
 /** Redacts every content string in `value` in place; true when any changed. */
@@ -225,22 +251,25 @@ export function redactConversationFile(file: string, redactor: Redactor): boolea
   } catch {
     return false;
   }
+  if (raw.endsWith('\n') && !redactor.mayTouchJson(raw)) return false;
   const lines = raw.split('\n');
   lines.pop(); // the part after the last newline: '' or a torn line
   const records: ConversationRecord[] = [];
   const at: (number | string)[] = [];
+  let damaged = false;
   for (const line of lines) {
     if (line.trim() === '') continue;
     try {
       at.push(records.push(JSON.parse(line) as ConversationRecord) - 1);
     } catch {
-      at.push(redactor.text(line));
+      const redacted = redactor.text(line);
+      if (redacted !== line) damaged = true;
+      at.push(redacted);
     }
   }
   const changed = redactor.records(records);
+  if (!changed && !damaged && at.length === lines.length && raw.endsWith('\n')) return false;
   const out = at.map((x) => (typeof x === 'number' ? JSON.stringify(records[x]) : x));
-  if (!changed && out.length === lines.length && raw.endsWith('\n') && out.every((l, i) => l === lines[i]))
-    return false;
   replaceLines(file, out);
   return true;
 }
