@@ -102,6 +102,18 @@ describe('forgotten text', () => {
     );
   });
 
+  it('property: the JSON prefilter never skips a text the redaction would change', () => {
+    fc.assert(
+      fc.property(file, fc.array(line, { maxLength: 6 }), fc.boolean(), (content, around, quote) => {
+        const matcher = forgottenMatcher([content]);
+        const text = [...around, ...(quote ? [content] : [])].join('\n');
+        if (matcher.redact(text) !== text)
+          expect(matcher.mayOccurInJson(JSON.stringify({ text }))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: a text sharing no substantial passage with the file is unchanged', () => {
     fc.assert(
       fc.property(file, fc.array(line, { maxLength: 10 }), (content, lines) => {
