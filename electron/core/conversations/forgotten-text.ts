@@ -2,14 +2,14 @@
 // the model's own words) and replacing it with FORGOTTEN.
 //
 // What counts as the file's content, so that unrelated text stays as it was:
-// - a whole version of the file, wherever it appears (the backfill and notes quote files whole);
 // - a substantial passage: a line of some version that, trimmed and without its list marker, is at least
-//   SUBSTANTIAL_CHARS long and is not a heading or a rule. Twenty characters of exact text are very
+//   SUBSTANTIAL_CHARS long and is not a heading or a rule, and each such sentence of a longer line. Twenty characters of exact text are very
 //   unlikely to occur by chance in unrelated text, while short lines ("- yes", "TODO") and headings
 //   ("## Preferences") are words and structure that other notes and answers share: redacting those would
 //   erase text the user did not forget. A passage is replaced wherever it occurs, even inside a sentence;
 // - a run of lines of the file (numbered as `view` shows them, or not) around a substantial passage: the
-//   short lines inside a quoted block go with it, short lines standing alone do not.
+//   short lines inside a quoted block go with it, short lines standing alone do not;
+// - a whole version that has no substantial line but is SUBSTANTIAL_CHARS long in all.
 export const FORGOTTEN = '[forgotten by the user]';
 export const SUBSTANTIAL_CHARS = 20;
 
@@ -19,6 +19,12 @@ const VIEW_NUMBER = /^\s*\d+\t/;
 
 function passageOf(line: string): string {
   return line.trim().replace(LIST_MARKER, '').trim();
+}
+
+/** A line, and its sentences when it has several (a model quotes a sentence of a paragraph). */
+function piecesOf(passage: string): string[] {
+  const sentences = passage.split(/(?<=[.!?;:])\s+/);
+  return sentences.length > 1 ? [passage, ...sentences] : [passage];
 }
 
 function isSubstantial(passage: string): boolean {
@@ -50,11 +56,7 @@ export function forgottenMatcher(
   kept: readonly string[] = [],
 ): ForgottenMatcher {
   const keptWhole = new Set(kept.map((v) => v.replace(/\r\n/g, '\n').trim()));
-  const keptPassages = new Set(kept.flatMap((v) => v.split(/\r?\n/).map(passageOf)));
-  const whole = [...new Set(versions.map((v) => v.replace(/\r\n/g, '\n').trim()))]
-    .filter((v) => !keptWhole.has(v))
-    .filter((v) => v.length >= SUBSTANTIAL_CHARS || isSubstantial(passageOf(v)))
-    .sort((a, b) => b.length - a.length);
+  const keptPassages = new Set(kept.flatMap((v) => v.split(/\r?\n/).flatMap((l) => piecesOf(passageOf(l)))));
   const fileLines = new Set<string>();
   const passages = new Set<string>();
   for (const v of versions)
@@ -62,8 +64,15 @@ export function forgottenMatcher(
       const p = passageOf(line);
       if (p === '') continue;
       fileLines.add(p);
-      if (isSubstantial(p) && !keptPassages.has(p)) passages.add(p);
+      for (const piece of piecesOf(p))
+        if (isSubstantial(piece) && !keptPassages.has(piece)) passages.add(piece);
     }
+  // A version with a substantial line is found by its lines (runs and passages); whole copies are looked
+  // for only of the versions without one (a file of short lines, 20 characters or more in all).
+  const whole = [...new Set(versions.map((v) => v.replace(/\r\n/g, '\n').trim()))]
+    .filter((v) => !keptWhole.has(v) && v.length >= SUBSTANTIAL_CHARS)
+    .filter((v) => !v.split('\n').some((l) => isSubstantial(passageOf(l))))
+    .sort((a, b) => b.length - a.length);
   const plain = heads([...passages]);
   // In JSON a string's characters are escaped one by one: an escaped passage is a substring of the line.
   const escaped = heads([...passages].map((p) => JSON.stringify(p).slice(1, -1)));

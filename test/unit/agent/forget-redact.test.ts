@@ -66,6 +66,17 @@ describe('forgotten text', () => {
     );
   });
 
+  it('finds a sentence of a long line quoted alone', () => {
+    const matcher = forgottenMatcher([
+      'My sister Ana lives in Porto with her two cats. She works as a nurse at the city hospital.\n',
+    ]);
+    expect(
+      matcher.redact(
+        'Right: she works as a nurse at the city hospital. And She works as a nurse at the city hospital.',
+      ),
+    ).toBe(`Right: she works as a nurse at the city hospital. And ${FORGOTTEN}`);
+  });
+
   it('leaves a passage another memory file still holds in free text', () => {
     const shared = 'Prefers short and direct answers';
     const matcher = forgottenMatcher(
