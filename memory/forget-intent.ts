@@ -75,6 +75,21 @@ export async function writeForgetIntent(
     paths: [...names],
     versions: await versionsOf(store, names, host),
   };
+  await writeIntent(store, trace);
+  return trace;
+}
+
+/**
+ * The memory part is done (and on disk): a later start must not redo it, since by then a new file may
+ * have been made at the same path.
+ */
+export async function markMemoryDone(store: MemoryStore, trace: ForgetTrace): Promise<ForgetTrace> {
+  const done = { ...trace, memoryDone: true };
+  await writeIntent(store, done);
+  return done;
+}
+
+async function writeIntent(store: MemoryStore, trace: ForgetTrace): Promise<void> {
   const dir = pendingDir(store);
   await fsp.mkdir(dir, { mode: DIR_MODE }).catch((err: { code?: string }) => {
     if (err.code !== 'EEXIST') throw err;
@@ -90,7 +105,6 @@ export async function writeForgetIntent(
   }
   await fsp.rename(tmp, file);
   await fsyncDir(dir);
-  return trace;
 }
 
 /** Forgets whose intent was written but that were not settled (a crash, or a failure on the way). */
@@ -119,6 +133,7 @@ export async function readForgetIntents(store: MemoryStore): Promise<ForgetTrace
           path: t.path,
           paths: t.paths.filter((x): x is string => typeof x === 'string'),
           versions: t.versions.filter((x): x is string => typeof x === 'string'),
+          ...(t.memoryDone === true ? { memoryDone: true } : {}),
         });
     } catch {
       // Unreadable: nothing can be finished from it, and it may hold forgotten text.

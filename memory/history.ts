@@ -9,7 +9,7 @@ import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
 import type { MemoryStore } from './memory.js';
 import { isWithin, parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
-import { namesOf, removeRewriteLeftovers, writeForgetIntent } from './forget-intent.js';
+import { markMemoryDone, namesOf, removeRewriteLeftovers, writeForgetIntent } from './forget-intent.js';
 import type { Actor, DiffResult, ForgetTrace, JournalEntry } from './types.js';
 
 const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
@@ -257,8 +257,9 @@ export async function forgetPath(
       // left there either.
       await store.trash.empty(true);
       await saveState(store);
+      const done = await markMemoryDone(store, trace);
       store.emit({ actor: 'user', command: 'forget', path: p.path });
-      return trace;
+      return done;
     }),
   );
 }

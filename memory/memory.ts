@@ -428,7 +428,7 @@ export class MemoryStore implements Memory {
   }
 
   async resumeForget(trace: ForgetTrace): Promise<void> {
-    await forgetPath(this, trace.path, trace);
+    if (!trace.memoryDone) await forgetPath(this, trace.path, trace);
   }
 
   settleForget(id: string): Promise<void> {

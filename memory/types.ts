@@ -213,4 +213,6 @@ export interface ForgetTrace {
   paths: string[];
   /** Every content the journal held for those names, and what was on disk. */
   versions: string[];
+  /** The memory part is complete and durable (resumeForget then leaves the memory alone). */
+  memoryDone?: boolean;
 }

@@ -34,16 +34,22 @@ describe('forget intent', () => {
     expect(await readdir(pendingDir())).toEqual([]);
   });
 
-  it('resumeForget redoes the memory part, and can run twice', async () => {
+  it('resumeForget redoes an unfinished memory part (twice is fine), never a finished one', async () => {
     await s.memory.create('/memories/a.md', 'to be forgotten for good\n', user);
     const trace = await s.memory.forget('/memories/a.md');
-    // A later start (another instance on the same folder) finds it pending and finishes it.
+    expect(trace.memoryDone).toBe(true);
+    // Made after the forget, before the app erased its copies: a later start must leave it alone.
+    await s.memory.create('/memories/a.md', 'a new file with the same name\n', user);
     const again = await createMemory({ dataDir: s.dataDir, watch: false });
     try {
       const [pending] = await again.pendingForgets();
       expect(pending).toEqual(trace);
       await again.resumeForget(pending!);
-      await again.resumeForget(pending!);
+      expect((await again.read('/memories/a.md')).content).toBe('a new file with the same name\n');
+      // A crash before the memory part was done: the start redoes it.
+      const { memoryDone: _done, ...unfinished } = pending!;
+      await again.resumeForget(unfinished);
+      await again.resumeForget(unfinished);
       await expect(again.read('/memories/a.md')).rejects.toMatchObject({ code: 'not_found' });
       expect(await again.journal()).toEqual([]);
     } finally {
