@@ -11,7 +11,12 @@ import {
   SUBSTANTIAL_CHARS,
   forgottenMatcher,
 } from '../../../electron/core/conversations/forgotten-text.js';
-import { createRedactor, redactConversationFile } from '../../../electron/core/conversations/redact.js';
+import { JsonlWriter } from '../../../electron/core/conversations/jsonl.js';
+import {
+  createRedactor,
+  redactConversationFile,
+  replaceLines,
+} from '../../../electron/core/conversations/redact.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
 
 const V1 = '# Health\n\n- Allergic to penicillin since childhood\n- ok\n';
@@ -261,6 +266,23 @@ describe('redacting conversation records', () => {
       ).toBe(true);
       expect(redactConversationFile(file, redactor)).toBe(false);
       expect(await readFile(file, 'utf8')).toBe(after);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a conversation file replaced under an open writer', () => {
+  it('gets the next lines (another process redacted it): none are lost in the old file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mnemo-redact-'));
+    try {
+      const file = path.join(dir, 'c.jsonl');
+      const writer = new JsonlWriter(file);
+      await writer.append([{ n: 1 }]);
+      replaceLines(file, ['{"n":1,"redacted":true}']); // what another process's forget does
+      await writer.append([{ n: 2 }]);
+      await writer.close();
+      expect(await readFile(file, 'utf8')).toBe('{"n":1,"redacted":true}\n{"n":2}\n');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
