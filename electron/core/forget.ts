@@ -21,7 +21,8 @@ import {
 /**
  * The hook a cross-process conversation lock plugs into (the file lock of conversation appends): a
  * redaction replaces the file, which must not happen while another process appends to it. Without that lock
- * it runs the task as it is (other processes notice the new file when they next load it).
+ * it runs the task as it is: another process's writer opens the new file before its next lines (jsonl.ts),
+ * but its in-memory state keeps the old content until it loads the conversation again.
  */
 export type ConversationFileLock = <T>(file: string, task: () => Promise<T>) => Promise<T>;
 let withConversationFileLock: ConversationFileLock = (_file, task) => task();

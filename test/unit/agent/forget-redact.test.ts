@@ -244,6 +244,35 @@ describe('redacting conversation records', () => {
     expect(redactor.records(rs)).toBe(false);
   });
 
+  it('a forgotten folder takes the calls on every file inside it', () => {
+    const folder = createRedactor({ paths: ['/memories/health'], versions: [] });
+    const rs: ConversationRecord[] = [
+      msg('a', 'assistant', 'assistant', [
+        {
+          type: 'tool_use',
+          id: 't1',
+          name: 'memory',
+          input: { command: 'view', path: '/memories/health/a.md' },
+        },
+        {
+          type: 'tool_use',
+          id: 't2',
+          name: 'memory',
+          input: { command: 'view', path: '/memories/healthy.md' },
+        },
+      ]),
+      msg('b', 'user', 'tool_results', [
+        { type: 'tool_result', tool_use_id: 't1', content: 'short' },
+        { type: 'tool_result', tool_use_id: 't2', content: 'short too' },
+      ]),
+    ];
+    expect(folder.records(rs)).toBe(true);
+    expect((rs[1] as MessageRecord).content).toMatchObject([
+      { content: [{ type: 'text', text: FORGOTTEN }] },
+      { content: 'short too' },
+    ]);
+  });
+
   it('rewrites a conversation file crash-safely and only when something changed', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'mnemo-redact-'));
     try {
