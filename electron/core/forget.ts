@@ -10,13 +10,12 @@ import type { ForgetTrace } from '../../memory/types.js';
 import { getAgent } from './agent/index.js';
 import { ContractError } from '../../shared/errors.js';
 import type { CoreContext } from './context.js';
+import { createRedactor, type Redactor } from './conversations/redact.js';
 import {
-  createRedactor,
   redactConversationFile,
   redactLogFile,
   removeRedactLeftovers,
-  type Redactor,
-} from './conversations/redact.js';
+} from './conversations/redact-files.js';
 
 /**
  * The hook a cross-process conversation lock plugs into (the file lock of conversation appends): a

@@ -12,11 +12,8 @@ import {
   forgottenMatcher,
 } from '../../../electron/core/conversations/forgotten-text.js';
 import { JsonlWriter } from '../../../electron/core/conversations/jsonl.js';
-import {
-  createRedactor,
-  redactConversationFile,
-  replaceLines,
-} from '../../../electron/core/conversations/redact.js';
+import { createRedactor } from '../../../electron/core/conversations/redact.js';
+import { redactConversationFile, replaceLines } from '../../../electron/core/conversations/redact-files.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
 
 const V1 = '# Health\n\n- Allergic to penicillin since childhood\n- ok\n';
