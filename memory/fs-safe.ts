@@ -30,7 +30,9 @@ let crashCountdown = Number(process.env.MNEMO_CRASH_AFTER ?? '0');
  * Test hook for the crash test: with MNEMO_CRASH_AT=<point> the process kills itself (SIGKILL, no cleanup)
  * the (MNEMO_CRASH_AFTER+1)-th time it reaches that point.
  */
-export function crashPoint(name: 'after-journal' | 'after-temp-write' | 'after-rename'): void {
+export function crashPoint(
+  name: 'after-journal' | 'after-temp-write' | 'after-rename' | 'forget-after-intent' | 'forget-after-memory',
+): void {
   if (crashAt !== name) return;
   if (crashCountdown-- > 0) return;
   process.kill(process.pid, 'SIGKILL');

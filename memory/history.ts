@@ -3,13 +3,14 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { applyPatch, createTwoFilesPatch, structuredPatch } from 'diff';
 import { MemoryError } from './errors.js';
-import { ensureFolders, lstatOrNull } from './fs-safe.js';
+import { crashPoint, ensureFolders, lstatOrNull } from './fs-safe.js';
 import { saveState } from './state.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
 import type { MemoryStore } from './memory.js';
 import { isWithin, parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
-import type { Actor, DiffResult, JournalEntry } from './types.js';
+import { markMemoryDone, namesOf, removeRewriteLeftovers, writeForgetIntent } from './forget-intent.js';
+import type { Actor, DiffResult, ForgetTrace, JournalEntry } from './types.js';
 
 const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
 const parsed = (p: string): ParsedPath => ({ path: p, segments: segsOf(p) });
@@ -219,25 +220,28 @@ export async function restoreEntry(
   );
 }
 
-/** Remove a file or folder and every journal entry that names it or any name it had before a rename. */
-export async function forgetPath(store: MemoryStore, input: string): Promise<void> {
+/**
+ * Remove a file or folder and every journal entry that names it or any name it had before a rename. What
+ * is erased is written down first (forget-intent.ts) and returned, so the app can erase its own copies;
+ * `resume` finishes a forget whose intent a crash left behind (it writes no new intent).
+ */
+export async function forgetPath(
+  store: MemoryStore,
+  input: string,
+  resume?: ForgetTrace,
+): Promise<ForgetTrace> {
   const p = parseMemoryPath(input);
   if (p.segments.length === 0)
     throw new MemoryError('root', `Cannot forget the ${ROOT} directory itself; forget its files.`);
-  await store.guard(p.path, () =>
+  return store.guard(p.path, () =>
     store.exclusive([p.path], async () => {
-      const names = new Set([p.path]);
+      const names = namesOf(store, p.path);
+      for (const n of resume?.paths ?? []) names.add(n);
       const touches = (x: string | undefined): boolean =>
         x !== undefined && [...names].some((n) => isWithin(x, n));
-      for (let grew = true; grew;) {
-        grew = false;
-        for (const r of store.wal.entries)
-          if (r.newPath && touches(r.newPath) && !touches(r.path)) {
-            names.add(r.path);
-            grew = true;
-          }
-      }
       const host = store.hostOf(p.segments);
+      const trace = resume ?? (await writeForgetIntent(store, p.path, names, host));
+      crashPoint('forget-after-intent');
       const st = await lstatOrNull(host);
       if (st) {
         await store.assertRealParent(p.segments);
@@ -248,10 +252,14 @@ export async function forgetPath(store: MemoryStore, input: string): Promise<voi
       store.tree.remove(p.segments);
       for (const key of [...store.lastRead.keys()]) if (touches(key)) store.lastRead.delete(key);
       await store.wal.rewrite((r) => !touches(r.path) && !touches(r.newPath));
-      // An earlier delete of this file may still sit in the trash: no trace is left there either.
-      await store.trash.empty();
+      await removeRewriteLeftovers(store);
+      // An earlier delete of this file may still sit in the trash (put there by any process): no trace is
+      // left there either.
+      await store.trash.empty(true);
       await saveState(store);
+      const done = await markMemoryDone(store, trace);
       store.emit({ actor: 'user', command: 'forget', path: p.path });
+      return done;
     }),
   );
 }

@@ -28,6 +28,7 @@ import {
   revertEntry,
   toPublicEntry,
 } from './history.js';
+import { readForgetIntents, removeForgetIntent } from './forget-intent.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { deletePath, renamePath } from './mutations.js';
 import { createFile, writeFile } from './save.js';
@@ -41,6 +42,7 @@ import { Trash } from './trash.js';
 import { scanDir, Tree, type FileNode } from './tree.js';
 import { Watcher } from './watcher.js';
 import {
+  type ForgetTrace,
   defaultLimits,
   type Actor,
   type BaseVersion,
@@ -422,8 +424,20 @@ export class MemoryStore implements Memory {
     return restoreEntry(this, journalId, actor);
   }
 
-  forget(input: string): Promise<void> {
+  forget(input: string): Promise<ForgetTrace> {
     return forgetPath(this, input);
+  }
+
+  pendingForgets(): Promise<ForgetTrace[]> {
+    return readForgetIntents(this);
+  }
+
+  async resumeForget(trace: ForgetTrace): Promise<void> {
+    if (!trace.memoryDone) await forgetPath(this, trace.path, trace);
+  }
+
+  settleForget(id: string): Promise<void> {
+    return removeForgetIntent(this, id);
   }
 
   async stale(): Promise<MemoryEntry[]> {

@@ -42,10 +42,11 @@ export class Trash {
 
   /**
    * Removes everything in the trash (every entry, never the folder itself: another process on the same data
-   * folder may be renaming into it). Failures are left for the next time.
+   * folder may be renaming into it). Failures are left for the next time. `always` also empties what
+   * another process put there (a forget leaves no copy anywhere).
    */
-  empty(): Promise<void> {
-    if (this.filled) {
+  empty(always = false): Promise<void> {
+    if (this.filled || always) {
       this.filled = false;
       this.emptying = this.emptying.then(() => this.removeAll());
     }

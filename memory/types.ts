@@ -164,8 +164,18 @@ export interface Memory {
   deleted(): Promise<JournalEntry[]>;
   /** Bring back the file a delete entry removed (`exists` if the path is taken). */
   restore(journalId: string, actor?: Actor): Promise<{ journalId: string }>;
-  /** Remove a file or folder and every trace of it (including its renames) from the journal. */
-  forget(path: string): Promise<void>;
+  /**
+   * Remove a file or folder and every trace of it (including its renames) from the journal. Returns what
+   * was erased; the forget stays pending (see pendingForgets) until settleForget says the app erased its
+   * own copies too.
+   */
+  forget(path: string): Promise<ForgetTrace>;
+  /** Forgets not settled yet (cut short by a crash): finish each with resumeForget, then settleForget. */
+  pendingForgets(): Promise<ForgetTrace[]>;
+  /** Redo the memory part of a pending forget (idempotent). */
+  resumeForget(trace: ForgetTrace): Promise<void>;
+  /** The forget is complete everywhere: drop its intent record (the last copy of the content). */
+  settleForget(id: string): Promise<void>;
 
   /** Files not read (view, or touchRead) for longer than limits.staleAfterDays. */
   stale(): Promise<MemoryEntry[]>;
@@ -198,3 +208,16 @@ export const memoryErrorCodes = [
   'closed',
 ] as const;
 export type MemoryErrorCode = (typeof memoryErrorCodes)[number];
+
+/** What a forget erases: every name the file had and every version of its content (see forget-intent.ts). */
+export interface ForgetTrace {
+  id: string;
+  /** The path the user forgot. */
+  path: string;
+  /** It and every name it had before a rename. */
+  paths: string[];
+  /** Every content the journal held for those names, and what was on disk. */
+  versions: string[];
+  /** The memory part is complete and durable (resumeForget then leaves the memory alone). */
+  memoryDone?: boolean;
+}

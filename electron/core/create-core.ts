@@ -11,6 +11,7 @@ import { memoryLimitsOf } from './memory-limits.js';
 import type { CoreContext, SettingsStore } from './context.js';
 import { ensureDataDir } from './data-dir.js';
 import { FanOutBus } from './events.js';
+import { finishPendingForgets } from './forget.js';
 import type { HostServices } from './host.js';
 import type { KeyCipher } from './key-vault.js';
 import { createFileKeyVault } from './key-vault.js';
@@ -84,6 +85,12 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     version: options.version ?? appVersion(),
   };
   const handlers = createHandlers(ctx);
+  // Before any conversation is read or continued: a forget a crash cut short is finished first.
+  try {
+    await finishPendingForgets(ctx);
+  } catch (error) {
+    log.error('could not finish a forget cut short; it is tried again at the next start', { error });
+  }
   log.info('core started', {
     host: options.host.kind,
     version: ctx.version,

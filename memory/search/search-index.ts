@@ -84,6 +84,19 @@ export class MemorySearch {
     this.pending.add(modelPath);
   }
 
+  /**
+   * Drop the cached text at or under `modelPath` at once (a forget: the content must not stay in this
+   * process's memory until the next query); the next query rescans it as usual.
+   */
+  dropNow(modelPath: string): void {
+    for (const key of [...this.entries.keys()])
+      if (key === modelPath || key.startsWith(modelPath + '/')) {
+        this.entries.delete(key);
+        this.sorted = undefined;
+      }
+    this.pending.add(modelPath);
+  }
+
   /** Build the index now (e.g. at startup) instead of on the first query. */
   warm(): Promise<void> {
     this.built ??= this.scan(ROOT);

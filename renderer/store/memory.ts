@@ -6,6 +6,7 @@ import type { Api, EventPayload, ResOut } from '../../shared/contract';
 import type { Fact, JournalEntry, MemoryEntry } from '../../shared/channels/memory';
 import { getApi } from '../api';
 import { registerBinder } from './bridge';
+import { useChat } from './chat';
 import { errorMessage } from '../lib/format';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -239,11 +240,14 @@ export async function forgetFact(fact: Fact): Promise<string> {
   return res.journalId;
 }
 
-/** "Forget permanently": the file and every trace of it in the journal. Not undoable. */
+/** "Forget permanently": the file, every trace of it in the journal and its copies in conversations. Not undoable. */
 export async function forgetPermanently(path: string): Promise<void> {
   await getApi()['memory.forget']({ path });
   if (get().selected === path) closeFile();
   await loadList();
+  // The open conversation's copies of the file were just redacted: show it as it is now.
+  const chat = useChat.getState();
+  if (chat.conversationId) await chat.open(chat.conversationId);
 }
 
 export async function loadDiff(journalId: string): Promise<ResOut<'memory.diff'>> {

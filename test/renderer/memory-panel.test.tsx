@@ -6,6 +6,7 @@ import { setApi } from '../../renderer/api';
 import { Toaster } from '../../renderer/components/toaster';
 import { MemoryPanel } from '../../renderer/features/memory';
 import { resetHost } from '../../renderer/features/memory/host';
+import { useChat } from '../../renderer/store/chat';
 import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
@@ -155,6 +156,21 @@ describe('delete', () => {
     fireEvent.click(confirm);
     await waitFor(() => expect(backend.files.has('/memories/preferences.md')).toBe(false));
     expect(callsTo(backend, 'memory.forget')).toEqual([{ path: '/memories/preferences.md' }]);
+  });
+
+  it('"Forget permanently" reloads the open conversation, whose copies of the file were redacted', async () => {
+    useChat.setState({ conversationId: 'c1' });
+    const panel = setup({ '/memories/preferences.md': prefs });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByRole('button', { name: 'Open' }));
+    fireEvent.click(await within(panel).findByRole('button', { name: 'Forget permanently' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Forget permanently?' });
+    expect(dialog.textContent).toContain('every copy of it in your conversations');
+    fireEvent.change(within(dialog).getByLabelText(/Type/), { target: { value: 'preferences.md' } });
+    expect(callsTo(backend, 'conversations.get')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Forget permanently' }));
+    await waitFor(() => expect(callsTo(backend, 'conversations.get')).toEqual([{ id: 'c1' }]));
+    useChat.setState({ conversationId: null });
   });
 });
 

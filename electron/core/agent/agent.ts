@@ -8,10 +8,12 @@ import type { Settings } from '../../../shared/channels/settings.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
+import type { Redactor } from '../conversations/redact.js';
 import { ConversationStore, summarize } from '../conversations/store.js';
 import type { RunHandle, RunStatus } from '../runs.js';
 import { Accounting } from './accounting.js';
 import { estimateTokens } from './estimate.js';
+import { dropBuiltHistory } from './history.js';
 import { runLoop } from './loop.js';
 import { MemoryNotes } from './memory-notes.js';
 import { ReviewBroker } from './review.js';
@@ -122,6 +124,24 @@ export class Agent {
 
   forget(conversationId: string): void {
     this.accountings.delete(conversationId);
+  }
+
+  /**
+   * A memory file was forgotten: its copies leave every conversation, live and on disk, and what was built
+   * from them (the kept API history, the token accounting) is dropped. Returns the conversations changed.
+   */
+  async redactForgotten(redactor: Redactor, rewrite: (file: string) => Promise<boolean>): Promise<string[]> {
+    await this.store.init();
+    const changed: string[] = [];
+    for (const state of [...this.store.states()]) {
+      const id = state.meta.id;
+      const redacted = await this.store.redact(id, (records) => redactor.records(records), rewrite);
+      if (!redacted) continue;
+      changed.push(id);
+      dropBuiltHistory(state);
+      this.accountings.delete(id);
+    }
+    return changed;
   }
 
   /** The model's context window from the models endpoint (cached; null when unknown). */

@@ -109,6 +109,11 @@ export function buildHistory(state: ConversationState): History {
   return output(b);
 }
 
+/** Drops the kept build of a conversation (a forget redacted records it was built from). */
+export function dropBuiltHistory(state: ConversationState): void {
+  built.delete(state);
+}
+
 /** The same history without the kept build (the reference the incremental one is tested against). */
 export function historyFromScratch(state: ConversationState): History {
   return output(fromScratch(state));

@@ -4,7 +4,17 @@
 // written (an app crash can no longer lose them) and syncs them within a few milliseconds, sharing the sync
 // with every write made meanwhile. Lines added in the same tick, or while a write is in flight, share one
 // write and one sync (group commit).
-import { close, constants, fdatasync, promises as fs, openSync, writeSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  constants,
+  fdatasync,
+  fstatSync,
+  promises as fs,
+  openSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { promisify } from 'node:util';
 
 const datasyncFd = promisify(fdatasync);
@@ -48,6 +58,19 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 function writeAll(fd: number, text: string): void {
   const data = Buffer.from(text, 'utf8');
   for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
+}
+
+/**
+ * Whether the file was replaced since `fd` was opened (a forget's redaction renames a rewritten file over
+ * it, maybe in another process): appending to the old one would lose the lines. Two stats, microseconds;
+ * a file that is gone (the conversation was deleted) keeps the old descriptor, as before.
+ */
+function replaced(fd: number, file: string): boolean {
+  try {
+    return fstatSync(fd).ino !== statSync(file).ino;
+  } catch {
+    return false;
+  }
 }
 
 export interface WriterOptions {
@@ -144,6 +167,10 @@ export class JsonlWriter {
         // through the thread pool costs a thread hand-off (bench/loop: a new conversation's first write).
         // Syncs, which wait for the disk, never run on this thread. Serialized here, after the caller's tick
         // (records never change once added).
+        if (this.fd !== null && replaced(this.fd, this.file)) {
+          closeSync(this.fd);
+          this.fd = null;
+        }
         this.fd ??= openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
         writeAll(this.fd, batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''));
       } catch (error) {
@@ -203,6 +230,22 @@ export class JsonlWriter {
     await this.queue;
     if (this.dirty) await this.enqueue(() => this.sync()).catch(() => undefined);
     if (this.failed) throw this.failed;
+  }
+
+  /**
+   * Runs `task` between two writes, with everything before it synced and the file closed: the task may
+   * replace the file (a forget's redaction), and the next write opens the new one.
+   */
+  between<T>(task: () => T | Promise<T>): Promise<T> {
+    let result: T;
+    return this.enqueue(async () => {
+      await this.sync();
+      clearTimeout(this.idle);
+      const fd = this.fd;
+      this.fd = null;
+      if (fd !== null) await closeFd(fd);
+      result = await task();
+    }).then(() => result);
   }
 
   async close(): Promise<void> {

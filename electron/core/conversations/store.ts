@@ -150,6 +150,25 @@ export class ConversationStore {
     this.changed();
   }
 
+  /**
+   * Redacts a conversation (forget): its live records in place (a record still queued is then written
+   * redacted), then its file, between two writes. True when anything changed.
+   */
+  async redact(
+    id: string,
+    redact: (records: readonly ConversationRecord[]) => boolean,
+    file: (path: string) => Promise<boolean>,
+  ): Promise<boolean> {
+    const state = this.byId.get(id);
+    if (!state) return false; // deleted meanwhile: its file is gone with it
+    const live = redact([
+      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
+    ]);
+    const onDisk = await this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`)));
+    if (live) this.changed();
+    return live || onDisk;
+  }
+
   async close(): Promise<void> {
     const writers = [...this.writers.values()];
     this.writers.clear();

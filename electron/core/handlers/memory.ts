@@ -12,6 +12,7 @@ import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/ind
 import type { EventPayload, Handlers, ResOut } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
+import { forgetEverywhere } from '../forget.js';
 
 type Domain = Pick<
   Handlers,
@@ -143,12 +144,13 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
       if (ctx.host.confirm) {
         const ok = await ctx.host.confirm({
           message: `Forget ${path} permanently?`,
-          detail: 'The file and every trace of it in the history are erased. This cannot be undone.',
+          detail:
+            'The file, every earlier version in the history and every copy in your conversations are erased. This cannot be undone.',
           confirmLabel: 'Forget',
         });
         if (!ok) throw new ContractError('invalid_request', 'Nothing was forgotten: it was cancelled.');
       }
-      await memory.forget(path);
+      await forgetEverywhere(ctx, path);
       return { ok: true as const };
     }),
     'memory.search': guard(async ({ query, limit }) => {

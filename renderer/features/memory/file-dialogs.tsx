@@ -112,7 +112,8 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         onConfirm={() => void run(() => doForget(path))}
       >
         <p>
-          This erases <code>{path}</code> and every earlier version of it from the history. It cannot be
+          This erases <code>{path}</code>, every earlier version of it from the history, and every copy of it
+          in your conversations (they show &ldquo;[forgotten by the user]&rdquo; instead). It cannot be
           undone.
         </p>
       </TypedConfirm>

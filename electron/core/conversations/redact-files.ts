@@ -1,0 +1,122 @@
+// Rewriting the files that hold a forgotten file's copies (conversations, logs): read, redact, and replace
+// crash-safely (a temp file beside it, fsynced, renamed over it, the folder fsynced).
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { type Redactor, walk } from './redact.js';
+import type { ConversationRecord } from './records.js';
+
+/**
+ * Redacts a conversation file: true when it changed (and was replaced). Synchronous from read to rename,
+ * so no append of this process lands in between; the caller makes sure no writer holds the old file open.
+ * A damaged line is redacted as text; a torn last line is dropped (loading drops it anyway).
+ */
+export function redactConversationFile(file: string, redactor: Redactor): boolean {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  if (raw.endsWith('\n') && !redactor.mayTouchJson(raw)) return false;
+  const lines = raw.split('\n');
+  lines.pop(); // the part after the last newline: '' or a torn line
+  const records: ConversationRecord[] = [];
+  const at: (number | string)[] = [];
+  let damaged = false;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    try {
+      at.push(records.push(JSON.parse(line) as ConversationRecord) - 1);
+    } catch {
+      const redacted = redactor.text(line);
+      if (redacted !== line) damaged = true;
+      at.push(redacted);
+    }
+  }
+  const changed = redactor.records(records);
+  if (!changed && !damaged && at.length === lines.length && raw.endsWith('\n')) return false;
+  const out = at.map((x) => (typeof x === 'number' ? JSON.stringify(records[x]) : x));
+  replaceLines(file, out);
+  return true;
+}
+
+/** Redacts a log file (JSON lines; any other line as text). */
+export function redactLogFile(file: string, redactor: Redactor): boolean {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  const lines = raw.split('\n');
+  const tail = lines.pop() ?? '';
+  let changed = false;
+  const out = lines.map((line) => {
+    let next: string;
+    try {
+      const value = JSON.parse(line) as unknown;
+      next = walk(value, redactor.text) ? JSON.stringify(value) : line;
+    } catch {
+      next = redactor.text(line);
+    }
+    if (next !== line) changed = true;
+    return next;
+  });
+  if (tail !== '') {
+    out.push(redactor.text(tail));
+    changed = true;
+  }
+  if (changed) replaceLines(file, out);
+  return changed;
+}
+
+/**
+ * Replaces a file's lines with `lines`, crash-safely: a temp file beside it, fsynced, renamed over it, and
+ * the folder fsynced.
+ */
+export function replaceLines(file: string, lines: readonly string[]): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.redact-${process.pid}`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+  try {
+    const data = Buffer.from(lines.map((l) => l + '\n').join(''), 'utf8');
+    for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  fsyncFolder(path.dirname(file));
+}
+
+function fsyncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot fsync a folder; the rename is then as durable as the platform makes it.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Temp files of a redaction cut short (they may hold the content): removed at the next forget or start. */
+export async function removeRedactLeftovers(dir: string): Promise<void> {
+  for (const name of await fs.readdir(dir).catch(() => [] as string[]))
+    if (name.startsWith('.') && name.includes('.redact-')) await fs.rm(path.join(dir, name), { force: true });
+}

@@ -1,0 +1,159 @@
+// The intent record of a forget: before a forget erases anything, it writes down what it is about to erase
+// (every name the file had and every version of its content), so that the app can erase the copies it keeps
+// elsewhere (conversations, logs, indexes) and so that a forget cut short by a crash is finished at the next
+// start. The record holds the very content being forgotten: it lives only until the forget is complete
+// (settleForget removes it), in memory-journal/forget-pending/, owner-only.
+import { randomUUID } from 'node:crypto';
+import { constants, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { DIR_MODE, FILE_MODE, fsyncDir, lstatOrNull } from './fs-safe.js';
+import type { MemoryStore } from './memory.js';
+import { isWithin, ROOT } from './paths.js';
+import type { ForgetTrace } from './types.js';
+
+const PENDING = 'forget-pending';
+const SUFFIX = '.json';
+const ID = /^[0-9a-f-]{36}$/;
+
+const pendingDir = (store: MemoryStore): string => path.join(store.journalDir, PENDING);
+
+/** Every name `p` had: its own, and every name a rename chain into it started from. */
+export function namesOf(store: MemoryStore, p: string): Set<string> {
+  const names = new Set([p]);
+  const touches = (x: string | undefined): boolean =>
+    x !== undefined && [...names].some((n) => isWithin(x, n));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of store.wal.entries)
+      if (r.newPath && touches(r.newPath) && !touches(r.path)) {
+        names.add(r.path);
+        grew = true;
+      }
+  }
+  return names;
+}
+
+/** Every content the journal holds for these names, and what is on disk under `host` now. */
+async function versionsOf(store: MemoryStore, names: Set<string>, host: string): Promise<string[]> {
+  const touches = (x: string | undefined): boolean =>
+    x !== undefined && [...names].some((n) => isWithin(x, n));
+  const hashes = new Set<string>();
+  for (const r of store.wal.entries)
+    if (touches(r.path) || touches(r.newPath)) for (const h of [r.before, r.after]) if (h) hashes.add(h);
+  const out = new Set<string>();
+  for (const h of hashes) {
+    const bytes = await store.wal.blob(h);
+    if (bytes) out.add(bytes.toString('utf8'));
+  }
+  for (const text of await readTree(host)) out.add(text);
+  out.delete('');
+  return [...out];
+}
+
+/** The regular files at or under `host` (links are never followed), as text. */
+async function readTree(host: string): Promise<string[]> {
+  const st = await lstatOrNull(host);
+  if (!st) return [];
+  if (st.isFile()) return [await fsp.readFile(host, 'utf8').catch(() => '')];
+  if (!st.isDirectory()) return [];
+  const out: string[] = [];
+  for (const name of await fsp.readdir(host).catch(() => [] as string[]))
+    out.push(...(await readTree(path.join(host, name))));
+  return out;
+}
+
+/** Collects what forgetting `p` erases and writes it down durably; called under the memory lock. */
+export async function writeForgetIntent(
+  store: MemoryStore,
+  p: string,
+  names: Set<string>,
+  host: string,
+): Promise<ForgetTrace> {
+  const trace: ForgetTrace = {
+    id: randomUUID(),
+    path: p,
+    paths: [...names],
+    versions: await versionsOf(store, names, host),
+  };
+  await writeIntent(store, trace);
+  return trace;
+}
+
+/**
+ * The memory part is done (and on disk): a later start must not redo it, since by then a new file may
+ * have been made at the same path.
+ */
+export async function markMemoryDone(store: MemoryStore, trace: ForgetTrace): Promise<ForgetTrace> {
+  const done = { ...trace, memoryDone: true };
+  await writeIntent(store, done);
+  return done;
+}
+
+async function writeIntent(store: MemoryStore, trace: ForgetTrace): Promise<void> {
+  const dir = pendingDir(store);
+  await fsp.mkdir(dir, { mode: DIR_MODE }).catch((err: { code?: string }) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  const file = path.join(dir, trace.id + SUFFIX);
+  const tmp = `${file}.tmp`;
+  const fd = await fsp.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, FILE_MODE);
+  try {
+    await fd.writeFile(JSON.stringify(trace));
+    await fd.sync();
+  } finally {
+    await fd.close();
+  }
+  await fsp.rename(tmp, file);
+  await fsyncDir(dir);
+}
+
+/** Forgets whose intent was written but that were not settled (a crash, or a failure on the way). */
+export async function readForgetIntents(store: MemoryStore): Promise<ForgetTrace[]> {
+  const dir = pendingDir(store);
+  const out: ForgetTrace[] = [];
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    // A temp file was never renamed into place: its forget had not started erasing anything.
+    if (!name.endsWith(SUFFIX)) {
+      await fsp.rm(file, { force: true });
+      continue;
+    }
+    try {
+      const t = JSON.parse(await fsp.readFile(file, 'utf8')) as Partial<ForgetTrace>;
+      if (
+        typeof t.id === 'string' &&
+        ID.test(t.id) &&
+        typeof t.path === 'string' &&
+        (t.path === ROOT || t.path.startsWith(ROOT + '/')) &&
+        Array.isArray(t.paths) &&
+        Array.isArray(t.versions)
+      )
+        out.push({
+          id: t.id,
+          path: t.path,
+          paths: t.paths.filter((x): x is string => typeof x === 'string'),
+          versions: t.versions.filter((x): x is string => typeof x === 'string'),
+          ...(t.memoryDone === true ? { memoryDone: true } : {}),
+        });
+    } catch {
+      // Unreadable: nothing can be finished from it, and it may hold forgotten text.
+      await fsp.rm(file, { force: true });
+    }
+  }
+  return out;
+}
+
+/** The forget is complete everywhere: its record, the last copy of the content, goes. */
+export async function removeForgetIntent(store: MemoryStore, id: string): Promise<void> {
+  if (!ID.test(id)) return;
+  const dir = pendingDir(store);
+  await fsp.rm(path.join(dir, id + SUFFIX), { force: true });
+  await fsyncDir(dir).catch(() => undefined);
+}
+
+/** A journal rewrite cut short by a crash leaves its temp file, full of old contents: remove it. */
+export async function removeRewriteLeftovers(store: MemoryStore): Promise<void> {
+  const base = path.basename(store.wal.file) + '.rewrite-';
+  for (const name of await fsp.readdir(store.journalDir).catch(() => [] as string[]))
+    if (name.startsWith(base)) await fsp.rm(path.join(store.journalDir, name), { force: true });
+}
