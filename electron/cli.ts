@@ -132,7 +132,11 @@ async function main(): Promise<number> {
   const core = await createCore({ dataDir: resolveDataDir({ flag: args.dataDir }), host: cliHost });
   try {
     if (!core.ctx.settings.apiKey()) {
-      err("Mnemo needs an Anthropic API key: set ANTHROPIC_API_KEY (or save a key in the app's Settings).");
+      const { problem } = core.ctx.settings.apiKeyStatus();
+      err(
+        problem ??
+          "Mnemo needs an Anthropic API key: set ANTHROPIC_API_KEY (or save a key in the app's Settings).",
+      );
       return 3;
     }
     const agent = getAgent(core.ctx);
