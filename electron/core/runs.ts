@@ -26,6 +26,8 @@ interface RunRecord {
   status: RunStatus;
   events: RunEvent[];
   controller: AbortController;
+  /** Work waiting for the run's end (e.g. giving back the conversation's cross-process lease). */
+  onFinished: (() => void)[];
 }
 
 export class RunRegistry {
@@ -44,6 +46,7 @@ export class RunRegistry {
       status: 'running',
       events: [],
       controller: new AbortController(),
+      onFinished: [],
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
@@ -67,6 +70,7 @@ export class RunRegistry {
         emit({ type: 'run.finished', status });
         record.status = status;
         this.retire(record.runId);
+        for (const fn of record.onFinished.splice(0)) fn();
       },
     };
   }
@@ -76,6 +80,13 @@ export class RunRegistry {
     if (!record || record.status !== 'running') return false;
     record.controller.abort();
     return true;
+  }
+
+  /** Calls `fn` once the run has finished (at once if it has, or is unknown: retired long ago). */
+  whenFinished(runId: string, fn: () => void): void {
+    const record = this.runs.get(runId);
+    if (record?.status === 'running') record.onFinished.push(fn);
+    else fn();
   }
 
   /** The running run of a conversation, if any. */
