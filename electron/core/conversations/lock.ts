@@ -5,6 +5,11 @@
 // proper-lockfile (as memory/lock.ts uses it): an atomic mkdir of `<file>.lock` beside the file, whose
 // mtime the holder refreshes every STALE_MS / 2; a holder that died (SIGKILL, power cut) leaves a lock
 // that anyone may take once it is STALE_MS old. Locks are released on a normal exit by its signal-exit.
+// The holder's pid is written inside the lock folder as part of creating it (before the lock is taken,
+// so it never touches the mtime proper-lockfile watches), and a lock whose pid is not alive on this
+// machine is cleared at once: a conversation is not "busy" for 10 s after a crash.
+import * as fs from 'node:fs';
+import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
 /** What a run in another process makes a second run, or a change, say. */
@@ -29,44 +34,123 @@ export interface LockOptions {
 
 export const lockPathOf = (file: string): string => `${file}.lock`;
 
+const OWNER_FILE = 'pid';
+
+/**
+ * The file system proper-lockfile uses: its mkdir also writes our pid inside the new lock folder (a
+ * reader that finds no pid yet treats the lock as live), and its rmdir removes that file with the folder.
+ * One object for the process: proper-lockfile caches the mtime precision on it.
+ */
+const lockFs = {
+  ...fs,
+  mkdir(dir: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    fs.mkdir(dir, (error) => {
+      if (error) return callback(error);
+      fs.writeFile(path.join(dir, OWNER_FILE), String(process.pid), () => callback(null));
+    });
+  },
+  rmdir(dir: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    fs.rm(path.join(dir, OWNER_FILE), { force: true }, () => fs.rmdir(dir, callback));
+  },
+  rmdirSync(dir: string): void {
+    fs.rmSync(path.join(dir, OWNER_FILE), { force: true });
+    fs.rmdirSync(dir);
+  },
+};
+
 /** Takes the lock on `file` (which need not exist yet); null when another holder kept it for `waitMs`. */
 export async function lockFile(file: string, options: LockOptions): Promise<FileLock | null> {
-  let lost = false;
-  let release: (() => Promise<void>) | undefined;
-  try {
-    release = await lockfile.lock(file, {
-      lockfilePath: lockPathOf(file),
-      realpath: false,
-      stale: STALE_MS,
-      retries: {
-        retries: Math.ceil(options.waitMs / RETRY_EVERY_MS),
-        factor: 1,
-        minTimeout: RETRY_EVERY_MS,
-        maxTimeout: RETRY_EVERY_MS,
-        randomize: true,
-      },
-      onCompromised: () => {
-        // The default throws from a timer (a crash); a lost lock is instead dropped and retaken for the
-        // next change, with a fresh catch-up.
-        lost = true;
-        release = undefined;
-        options.onLost?.();
-      },
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return null;
-    throw error;
-  }
+  const state = { lost: false, release: undefined as (() => Promise<void>) | undefined };
+  const attempt = async (retries: number): Promise<boolean> => {
+    try {
+      state.release = await lockfile.lock(file, {
+        lockfilePath: lockPathOf(file),
+        realpath: false,
+        stale: STALE_MS,
+        fs: lockFs,
+        retries: {
+          retries,
+          factor: 1,
+          minTimeout: RETRY_EVERY_MS,
+          maxTimeout: RETRY_EVERY_MS,
+          randomize: true,
+        },
+        onCompromised: () => {
+          // The default throws from a timer (a crash); a lost lock is instead dropped and retaken for the
+          // next change, with a fresh catch-up.
+          state.lost = true;
+          state.release = undefined;
+          options.onLost?.();
+        },
+      });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return false;
+      throw error;
+    }
+  };
+  const taken =
+    (await attempt(0)) ||
+    (clearDeadOwner(lockPathOf(file)) && (await attempt(0))) ||
+    (options.waitMs > 0 && (await attempt(Math.ceil(options.waitMs / RETRY_EVERY_MS))));
+  if (!taken) return null;
   return {
     get lost() {
-      return lost;
+      return state.lost;
     },
     async release() {
-      const r = release;
-      release = undefined;
+      const r = state.release;
+      state.release = undefined;
       await r?.().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Removes a lock whose recorded holder is not alive on this machine; true if it did. A lock without a pid
+ * (being created right now, or from an older version) is left to go stale.
+ */
+function clearDeadOwner(lockDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(lockDir, OWNER_FILE), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) return false;
+  const tomb = `${lockDir}.dead-${process.pid}-${Date.now()}`;
+  try {
+    fs.renameSync(lockDir, tomb);
+  } catch {
+    return false; // cleared by someone else first
+  }
+  // Another clearer may have replaced the dead lock with a live one between our read and our rename:
+  // then it goes back.
+  let moved = pid;
+  try {
+    moved = Number(fs.readFileSync(path.join(tomb, OWNER_FILE), 'utf8'));
+  } catch {
+    // No pid: the dead folder, emptied by another clearer.
+  }
+  if (moved !== pid) {
+    try {
+      fs.renameSync(tomb, lockDir);
+      return false;
+    } catch {
+      // A new lock exists already: ours to drop.
+    }
+  }
+  fs.rmSync(tomb, { recursive: true, force: true });
+  return true;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Runs tasks one after another per key (in-process: a lock is held once per process). */

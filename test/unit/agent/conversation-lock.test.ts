@@ -2,7 +2,8 @@
 // a second holder in this process just as in another one). Every write happens under the conversation's
 // lock after catching up: a lease excludes others for a whole run; a rewrite (redaction) replaces the
 // file and others reload it; a torn tail left by a dead writer is cut before the next append.
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -137,5 +138,25 @@ describe('conversations across stores', () => {
     await expect(a.append(meta.id, [msg('two')])).rejects.toThrow(/deleted in another window/);
     expect(existsSync(fileOf(meta.id))).toBe(false);
     expect(a.has(meta.id)).toBe(false);
+  });
+
+  it('a lock left by a process that died is cleared at once; one whose holder is unknown is not', async () => {
+    const a = await open();
+    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const lockDir = `${fileOf(meta.id)}.lock`;
+    // A process that has exited: its pid is not alive (a fresh lock: far from stale).
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(lockDir);
+    writeFileSync(path.join(lockDir, 'pid'), String(dead));
+    const lease = await a.lease(meta.id);
+    expect(readFileSync(path.join(lockDir, 'pid'), 'utf8')).toBe(String(process.pid));
+    await lease.release();
+    expect(existsSync(lockDir)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('.dead-'))).toEqual([]);
+
+    // No pid yet (a holder between its mkdir and its pid write): left alone, so busy.
+    mkdirSync(lockDir);
+    await expect(a.append(meta.id, [msg('two')])).rejects.toThrow(BUSY_MESSAGE);
+    expect(existsSync(lockDir)).toBe(true);
   });
 });
