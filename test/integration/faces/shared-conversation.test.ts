@@ -191,4 +191,44 @@ describe('the app and the CLI on one conversation', () => {
       expect(await app.web.stop()).toBe(0);
     }
   });
+
+  it('a CLI run killed mid-answer (SIGKILL) does not keep the conversation from the app', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const app = await startApp(dataDir);
+    try {
+      fake.enqueue(text('Hello from the app.'));
+      const first = await app.client.api['chat.send']({ text: 'first from the app' });
+      expect(await finished(app.events, first.runId)).toMatchObject({ status: 'done' });
+
+      const held = gate({ afterEvents: 2, reply: text('never finished') });
+      fake.enqueue(toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }), held);
+      const b = await start(
+        entry('cli'),
+        ['--data-dir', dataDir, '--continue', 'from the CLI, then killed'],
+        env(fake),
+        /\[turn 1\] called memory/,
+        TIMEOUT_MS,
+      );
+      await held.reached;
+      const file = conversationFile(dataDir);
+      await expect
+        .poll(() => messagesOf(file).at(-1), { timeout: TIMEOUT_MS })
+        .toBe('tool_results: tool_result');
+      expect(await b.stop('SIGKILL')).toBeNull();
+      held.release();
+
+      // Not "answering in another window": the dead holder's lock is cleared, and the app catches up.
+      fake.enqueue(text('The app goes on.'));
+      const second = await app.client.api['chat.send']({
+        conversationId: first.conversationId,
+        text: 'again from the app',
+      });
+      expect(await finished(app.events, second.runId)).toMatchObject({ status: 'done' });
+      expect(JSON.stringify(fake.lastMessageRequest().body)).toContain('from the CLI, then killed');
+      expect(messagesOf(file).slice(-2)).toEqual(['user: again from the app', 'assistant: The app goes on.']);
+    } finally {
+      app.client.close();
+      expect(await app.web.stop()).toBe(0);
+    }
+  });
 });
