@@ -26,7 +26,7 @@ interface RunRecord {
   status: RunStatus;
   events: RunEvent[];
   controller: AbortController;
-  /** Work waiting for the run's end (e.g. giving back the conversation's cross-process lease). */
+  /** Run as the run finishes, before run.finished is emitted (e.g. giving back the conversation's lease). */
   onFinished: (() => void)[];
 }
 
@@ -67,10 +67,16 @@ export class RunRegistry {
       emit,
       finish: (status) => {
         if (record.status !== 'running') return;
+        for (const fn of record.onFinished.splice(0)) {
+          try {
+            fn();
+          } catch {
+            // A hook never keeps the run from finishing.
+          }
+        }
         emit({ type: 'run.finished', status });
         record.status = status;
         this.retire(record.runId);
-        for (const fn of record.onFinished.splice(0)) fn();
       },
     };
   }
@@ -82,7 +88,10 @@ export class RunRegistry {
     return true;
   }
 
-  /** Calls `fn` once the run has finished (at once if it has, or is unknown: retired long ago). */
+  /**
+   * Calls `fn` as the run finishes, just before run.finished is emitted (at once if it has finished, or
+   * is unknown: retired long ago). `fn` is synchronous: whoever sees run.finished sees its effect.
+   */
   whenFinished(runId: string, fn: () => void): void {
     const record = this.runs.get(runId);
     if (record?.status === 'running') record.onFinished.push(fn);

@@ -155,7 +155,16 @@ export class JsonlWriter {
     this.add({ records });
   }
 
+  /** Entries added and not yet written (or failed). */
+  private outstanding = 0;
+
+  /** Nothing added is still waiting to be written (a sync may still follow). */
+  get allWritten(): boolean {
+    return this.outstanding === 0;
+  }
+
   private add(entry: Entry): void {
+    this.outstanding += 1;
     this.pending.push(entry);
     if (this.pending.length > 1) return; // joins the batch already queued
     // The batch is written on the next turn of the event loop: entries added in the same tick (a reply and
@@ -173,6 +182,7 @@ export class JsonlWriter {
   private async writeBatch(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
+    this.outstanding -= batch.length;
     try {
       // After a failure nothing more is appended, so the file stays a prefix of the history.
       if (this.failed) throw this.failed;

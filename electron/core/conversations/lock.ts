@@ -21,6 +21,8 @@ const RETRY_EVERY_MS = 20;
 export interface FileLock {
   /** Gives the lock back (idempotent). */
   release(): Promise<void>;
+  /** The same, at once (a run's end gives its conversation back before it reports run.finished). */
+  releaseSync(): void;
   /** The lock was taken from us (we were blocked longer than STALE_MS): stop relying on it. */
   readonly lost: boolean;
 }
@@ -102,6 +104,15 @@ export async function lockFile(file: string, options: LockOptions): Promise<File
       const r = state.release;
       state.release = undefined;
       await r?.().catch(() => undefined);
+    },
+    releaseSync() {
+      if (!state.release) return;
+      state.release = undefined;
+      try {
+        lockfile.unlockSync(file, { lockfilePath: lockPathOf(file), realpath: false, fs: lockFs });
+      } catch {
+        // Already lost or removed: nothing of ours to give back.
+      }
     },
   };
 }

@@ -207,17 +207,24 @@ export class ConversationStore {
       let released: Promise<void> | undefined;
       return {
         caughtUp,
-        release: () =>
-          (released ??= this.serial.run(id, async () => {
+        release: () => {
+          if (released) return released;
+          // Everything we wrote is in the file (the run flushed before finishing): give it back at once,
+          // so whoever sees the run finish finds the conversation free.
+          const writer = this.writers.get(id);
+          if (!writer || writer.allWritten) {
+            if (this.leases.get(id) === lock) this.leases.delete(id);
+            lock.releaseSync();
+            return (released = Promise.resolve());
+          }
+          return (released = this.serial.run(id, async () => {
             // Our writes reach the file before another process may read it (a failed write was already
-            // reported to the run that made it).
-            await this.writers
-              .get(id)
-              ?.flushed()
-              .catch(() => undefined);
+            // reported to whoever made it).
+            await writer.written();
             if (this.leases.get(id) === lock) this.leases.delete(id);
             await lock.release();
-          })),
+          }));
+        },
       };
     });
   }
@@ -281,6 +288,9 @@ export class ConversationStore {
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((w) => w.close()));
+    // Runs have ended (their leases went back with them); anything still held goes back now.
+    for (const lock of this.leases.values()) lock.releaseSync();
+    this.leases.clear();
   }
 
   private fileOf(id: string): string {
