@@ -230,6 +230,16 @@ export class ConversationStore {
   }
 
   /**
+   * Applies what other processes appended since we last read or wrote the conversation, without the lock
+   * (complete lines only: appends are final once written, and a rewrite replaces the file in one rename),
+   * so a window opening it shows their turns. Returns the records applied; a stat when nothing changed.
+   */
+  refresh(id: string): Promise<number> {
+    this.get(id);
+    return this.serial.run(id, () => (this.leases.has(id) ? Promise.resolve(0) : this.catchUp(id, false)));
+  }
+
+  /**
    * Replaces a conversation's whole file with `transform(records)` under its lock, after catching up: for
    * rewrites that an append cannot express (e.g. redacting forgotten memory content). Written to a temp
    * file, synced and renamed over the old one, so a crash leaves the old file or the new one; other
@@ -337,7 +347,7 @@ export class ConversationStore {
    * Under the lock: applies what other processes appended since our last write or catch-up (the file is
    * longer than we left it), or reloads a file that was replaced or cut. Returns the records applied.
    */
-  private async catchUp(id: string): Promise<number> {
+  private async catchUp(id: string, locked = true): Promise<number> {
     const state = this.byId.get(id);
     const tail = this.tails.get(id);
     if (!state || !tail) return 0;
@@ -360,15 +370,16 @@ export class ConversationStore {
     if (stat.ino === tail.ino && stat.size === tail.size) return 0;
     if (stat.ino === tail.ino && stat.size > tail.size) {
       const read = await readJsonlFrom<ConversationRecord>(file, tail.size);
-      // A torn line past the last complete one: its writer died holding the lock (we hold it now).
-      if (read.torn) await fs.truncate(file, tail.size + read.bytes);
+      // A torn line past the last complete one: under the lock, its writer died holding it; without the
+      // lock it may be a write in progress, and is left alone.
+      if (read.torn && locked) await fs.truncate(file, tail.size + read.bytes);
       tail.size += read.bytes;
       for (const record of read.records) applyRecord(state, record);
       if (read.records.length > 0) this.changed();
       return read.records.length;
     }
     // Replaced (rewritten) or shorter than we left it: start over from the file.
-    const { records, bytes } = await readJsonl<ConversationRecord>(file);
+    const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: locked });
     const rebuilt = rebuild(records);
     if (!rebuilt || rebuilt.meta.id !== id) {
       throw new ContractError(

@@ -149,6 +149,9 @@ describe('the app and the CLI on one conversation', () => {
       const b = await cli(dataDir, 'from the CLI');
       expect(b.stderr).toBe('');
       expect(b.code).toBe(0);
+      // Opening the conversation in the app shows the CLI's turn.
+      const opened = await app.client.api['conversations.get']({ id: first.conversationId });
+      expect(JSON.stringify(opened.items)).toContain('The CLI answered.');
 
       fake.enqueue(text('The app saw it all.'));
       const second = await app.client.api['chat.send']({

@@ -4,7 +4,7 @@
 // file and others reload it; a torn tail left by a dead writer is cut before the next append.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -158,5 +158,21 @@ describe('conversations across stores', () => {
     mkdirSync(lockDir);
     await expect(a.append(meta.id, [msg('two')])).rejects.toThrow(BUSY_MESSAGE);
     expect(existsSync(lockDir)).toBe(true);
+  });
+
+  it("refresh shows another store's complete lines without the lock, and leaves a line in progress alone", async () => {
+    const a = await open();
+    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const b = await open();
+    const lease = await a.lease(meta.id);
+    a.appendQueued(meta.id, [msg('mid-run answer', 'assistant')]);
+    await a.flushed(meta.id);
+    await appendFile(fileOf(meta.id), '{"t":"msg","id":"in-progress","ki');
+    const size = (await stat(fileOf(meta.id))).size;
+    expect(await b.refresh(meta.id)).toBe(1);
+    expect(texts(b, meta.id)).toEqual(['one', 'mid-run answer']);
+    expect((await stat(fileOf(meta.id))).size).toBe(size);
+    expect(await b.refresh(meta.id)).toBe(0);
+    await lease.release();
   });
 });
