@@ -56,6 +56,29 @@ export async function readJsonlFrom<T>(file: string, offset: number): Promise<Re
   }
 }
 
+/** The first line's record (undefined if it is not complete or not JSON); reads little more than that line. */
+export async function readFirstJsonl<T>(file: string, max = 64 * 1024): Promise<T | undefined> {
+  const handle = await fs.open(file, 'r');
+  try {
+    let buffer = Buffer.alloc(Math.min(max, 4096));
+    let done = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, done, buffer.length - done, done);
+      done += bytesRead;
+      const newline = buffer.subarray(0, done).indexOf(0x0a);
+      if (newline >= 0) return JSON.parse(buffer.subarray(0, newline).toString('utf8')) as T;
+      if (bytesRead === 0 || buffer.length >= max) return undefined;
+      const bigger = Buffer.alloc(Math.min(max, buffer.length * 4));
+      buffer.copy(bigger, 0, 0, done);
+      buffer = bigger;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
 function parseLines<T>(data: Buffer): ReadResult<T> {
   const lastNewline = data.lastIndexOf(0x0a);
   const bytes = lastNewline + 1;

@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
-import { JsonlWriter, readJsonl, readJsonlFrom } from './jsonl.js';
+import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
@@ -40,8 +40,12 @@ export interface ConversationLease {
   release(): Promise<void>;
 }
 
-/** Where our view of a file ends: its inode and size after the last write or catch-up. */
+/**
+ * Where our view of a file ends: its inode and size after the last write or catch-up (with the meta's
+ * rev, which tells a replaced file from ours).
+ */
 interface Tail {
+  /** undefined only while a new conversation's first write is in flight. */
   ino: number | undefined;
   size: number;
 }
@@ -132,8 +136,11 @@ export class ConversationStore {
     };
     const records = options.records ?? [];
     // A new id: no other process can know this file yet, so the first write needs no lock.
-    this.tails.set(meta.id, { ino: undefined, size: 0 });
+    const tail: Tail = { ino: undefined, size: 0 };
+    this.tails.set(meta.id, tail);
     await this.writer(meta.id).write([meta, ...records]);
+    // Which file we wrote: a later rewrite elsewhere replaces it, and our catch-up must see that.
+    tail.ino = (await fs.stat(this.fileOf(meta.id))).ino;
     const state = emptyState(meta);
     for (const record of records) applyRecord(state, record);
     this.byId.set(meta.id, state);
@@ -256,6 +263,8 @@ export class ConversationStore {
       await this.writers.get(id)?.flushed();
       const { records } = await readJsonl<ConversationRecord>(file);
       const next = transform(records);
+      // A new rev tells other processes the file was replaced (see MetaRecord.rev).
+      if (next[0]?.t === 'meta') next[0] = { ...next[0], rev: randomUUID() };
       const rebuilt = rebuild(next);
       if (!rebuilt || rebuilt.meta.id !== id) throw new Error('A rewrite must keep the meta record first.');
       const tmp = `${file}.${process.pid}.tmp`;
@@ -366,9 +375,14 @@ export class ConversationStore {
       this.changed();
       throw new ContractError('not_found', 'That conversation was deleted in another window.');
     }
-    tail.ino ??= stat.ino;
-    if (stat.ino === tail.ino && stat.size === tail.size) return 0;
-    if (stat.ino === tail.ino && stat.size > tail.size) {
+    // The same file only if the inode, and the first line's rev, are ours: a replaced file's inode number
+    // may be reused at once by the next replacement.
+    const same =
+      stat.ino === tail.ino &&
+      stat.size >= tail.size &&
+      (await readFirstJsonl<MetaRecord>(file))?.rev === state.meta.rev;
+    if (same && stat.size === tail.size) return 0;
+    if (same) {
       const read = await readJsonlFrom<ConversationRecord>(file, tail.size);
       // A torn line past the last complete one: under the lock, its writer died holding it; without the
       // lock it may be a write in progress, and is left alone.

@@ -7,9 +7,11 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { appendFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUSY_MESSAGE } from '../../../electron/core/conversations/lock.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
+import { rebuild } from '../../../electron/core/conversations/state.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
 
 let dir: string;
@@ -174,5 +176,59 @@ describe('conversations across stores', () => {
     expect((await stat(fileOf(meta.id))).size).toBe(size);
     expect(await b.refresh(meta.id)).toBe(0);
     await lease.release();
+  });
+});
+
+// The invariant behind all of the above, over random interleavings: whichever store acts, what it holds
+// after its change is exactly what replaying the file gives, and the file replays to a valid state.
+describe('conversations across stores, property', () => {
+  it('random appends, renames, leases, refreshes and rewrites from three stores keep every state equal to the file', async () => {
+    const op = fc.record({
+      store: fc.integer({ min: 0, max: 2 }),
+      kind: fc.constantFrom('append', 'rename', 'run', 'refresh', 'rewrite'),
+      text: fc.string({ maxLength: 20 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const sub = await mkdtemp(path.join(dir, 'p-'));
+        const stores = [0, 1, 2].map(() => new ConversationStore(sub));
+        const first = stores[0]!;
+        await first.init();
+        const { meta } = await first.create({ memory: false, records: [msg('start')] });
+        for (const s of stores.slice(1)) await s.init();
+        try {
+          for (const o of ops) {
+            const s = stores[o.store]!;
+            if (o.kind === 'append') await s.append(meta.id, [msg(o.text)]);
+            else if (o.kind === 'rename') await s.rename(meta.id, o.text || 'x');
+            else if (o.kind === 'refresh') await s.refresh(meta.id);
+            else if (o.kind === 'rewrite')
+              await s.rewrite(meta.id, (records) =>
+                records.map((r) => (r.t === 'msg' ? { ...r, text: `[${r.text ?? ''}]` } : r)),
+              );
+            else {
+              const lease = await s.lease(meta.id);
+              s.appendQueued(meta.id, [msg(`${o.text} q`, 'assistant')]);
+              await s.write(meta.id, [msg(`${o.text} w`)]);
+              await s.flushed(meta.id);
+              await lease.release();
+            }
+            const replayed = rebuild(
+              readFileSync(path.join(sub, `${meta.id}.jsonl`), 'utf8')
+                .trimEnd()
+                .split('\n')
+                .map((l) => JSON.parse(l) as ConversationRecord),
+            );
+            expect(replayed).not.toBeNull();
+            const live = s.get(meta.id);
+            expect(live.messages).toEqual(replayed!.messages);
+            expect(live.title).toBe(replayed!.title);
+          }
+        } finally {
+          await Promise.all(stores.map((s) => s.close()));
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 });
