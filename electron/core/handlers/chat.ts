@@ -69,7 +69,7 @@ export function createChatHandlers(ctx: CoreContext): Domain {
     'chat.retry': async (req) => {
       const a = agent();
       await a.store.init();
-      /** What to run again; checked before the claim, and again if another process had appended. */
+      /** What to run again: checked before the claim, and again once the lease has caught up. */
       const plan = () => {
         const { user, after } = lastTurn(req.conversationId);
         const last = after.at(-1);
