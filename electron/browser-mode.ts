@@ -113,8 +113,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 export function announce(mode: BrowserMode, print: (line: string) => void): void {
   print(`${READY_MARKER} ${mode.url}`);
   print(`Data folder: ${mode.core.ctx.dataDir}`);
-  if (!mode.core.ctx.settings.apiKeyStatus().hasApiKey) {
-    print('No API key yet: set ANTHROPIC_API_KEY, or enter one in the app (Settings).');
+  const key = mode.core.ctx.settings.apiKeyStatus();
+  if (!key.hasApiKey) {
+    print(key.problem ?? 'No API key yet: set ANTHROPIC_API_KEY, or enter one in the app (Settings).');
   }
   print('Open the link above in your browser. Press Ctrl+C to stop.');
 }

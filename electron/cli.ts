@@ -12,6 +12,7 @@ import { getAgent } from './core/agent/index.js';
 import { createCore } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
 import type { HostServices } from './core/host.js';
+import { visible } from './terminal-text.js';
 
 // Named the way the user ran it: through npm (`npm run chat --`) or as the installed `mnemo` command.
 const COMMAND = process.env.npm_lifecycle_event === 'chat' ? 'npm run chat --' : 'mnemo';
@@ -113,8 +114,10 @@ function brief(input: unknown): string {
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, i[k]])));
 }
 
-const out = (line: string): void => void process.stdout.write(`${line}\n`);
-const err = (line: string): void => void process.stderr.write(`${line}\n`);
+// Every line printed passes through visible(): answers, memory content, paths and errors may hold terminal
+// control sequences (issue 11: OSC 52 can write the clipboard, CSI can hide lines above the prompt).
+const out = (line: string): void => void process.stdout.write(`${visible(line)}\n`);
+const err = (line: string): void => void process.stderr.write(`${visible(line)}\n`);
 
 async function main(): Promise<number> {
   let args: CliArgs | 'help';
@@ -132,7 +135,11 @@ async function main(): Promise<number> {
   const core = await createCore({ dataDir: resolveDataDir({ flag: args.dataDir }), host: cliHost });
   try {
     if (!core.ctx.settings.apiKey()) {
-      err("Mnemo needs an Anthropic API key: set ANTHROPIC_API_KEY (or save a key in the app's Settings).");
+      const { problem } = core.ctx.settings.apiKeyStatus();
+      err(
+        problem ??
+          "Mnemo needs an Anthropic API key: set ANTHROPIC_API_KEY (or save a key in the app's Settings).",
+      );
       return 3;
     }
     const agent = getAgent(core.ctx);

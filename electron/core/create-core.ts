@@ -8,7 +8,7 @@ import { closeAgent } from './agent/index.js';
 import { appVersion } from './app-version.js';
 import { createHandlers } from './backend.js';
 import { memoryLimitsOf } from './memory-limits.js';
-import type { CoreContext, SettingsStore } from './context.js';
+import type { CoreContext } from './context.js';
 import { ensureDataDir } from './data-dir.js';
 import { FanOutBus } from './events.js';
 import { finishPendingForgets } from './forget.js';
@@ -47,11 +47,12 @@ export interface Core {
 export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const env = options.env ?? process.env;
   const dataDir = ensureDataDir(options.dataDir);
-  // The logger masks the key in use, but it exists before the settings store does.
-  const keyHolder: { store?: SettingsStore } = {};
+  // The logger masks the keys in use: the stored one is handed to it by the settings store whenever that
+  // reads the file, because a logger that read the key itself would log the read's warning, and so on.
+  const keyHolder: { stored?: string | undefined } = {};
   const log = createFileLogger({
     dataDir,
-    secrets: () => [env.ANTHROPIC_API_KEY, safeKey(keyHolder.store)],
+    secrets: () => [env.ANTHROPIC_API_KEY, keyHolder.stored],
     ...(options.logEcho ? { echo: options.logEcho } : env.MNEMO_DEBUG ? { echo: stderrEcho } : {}),
   });
   const settings = createSettingsStore({
@@ -61,11 +62,10 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     vault: createFileKeyVault({
       dataDir,
       ...(options.keyCipher ? { cipher: options.keyCipher } : {}),
-      onUnreadable: (reason) => log.warn(`API key not loaded: ${reason}`),
     }),
+    onStoredKey: (key) => (keyHolder.stored = key),
     ...(options.conf ? { conf: options.conf } : {}),
   });
-  keyHolder.store = settings;
   const bus = new FanOutBus();
   const runs = new RunRegistry(bus);
   const memory = await createMemory({ dataDir, limits: memoryLimitsOf(settings.get()) });
@@ -137,14 +137,6 @@ async function settled(done: () => boolean, ms: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return true;
-}
-
-function safeKey(settings: SettingsStore | undefined): string | undefined {
-  try {
-    return settings?.apiKey();
-  } catch {
-    return undefined;
-  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -10,6 +10,7 @@ import type { ForgetTrace } from '../../memory/types.js';
 import { getAgent } from './agent/index.js';
 import { ContractError } from '../../shared/errors.js';
 import type { CoreContext } from './context.js';
+import { BUSY_MESSAGE, lockFile } from './conversations/lock.js';
 import { createRedactor, type Redactor } from './conversations/redact.js';
 import {
   redactConversationFile,
@@ -18,16 +19,18 @@ import {
 } from './conversations/redact-files.js';
 
 /**
- * The hook a cross-process conversation lock plugs into (the file lock of conversation appends): a
- * redaction replaces the file, which must not happen while another process appends to it. Without that lock
- * it runs the task as it is: another process's writer opens the new file before its next lines (jsonl.ts),
- * but its in-memory state keeps the old content until it loads the conversation again.
+ * A conversation file no store of this process has loaded is redacted under the same cross-process lock
+ * that appends take (conversations/lock.ts): another process may be appending to it. A loaded one is
+ * redacted by the store, which holds that lock itself (or already holds it for a run of this process).
  */
-export type ConversationFileLock = <T>(file: string, task: () => Promise<T>) => Promise<T>;
-let withConversationFileLock: ConversationFileLock = (_file, task) => task();
-
-export function setConversationFileLock(lock: ConversationFileLock): void {
-  withConversationFileLock = lock;
+async function withConversationFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
+  const lock = await lockFile(file, { waitMs: 1_500 });
+  if (!lock) throw Object.assign(new Error(BUSY_MESSAGE), { code: 'EBUSY' });
+  try {
+    return await task();
+  } finally {
+    await lock.release();
+  }
 }
 
 /** Forgets `path` in memory and erases every copy the app keeps of it. */
@@ -84,13 +87,14 @@ async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise<void> 
   const redactor = createRedactor({ ...trace, kept: await keptContents(ctx) });
   const dir = conversationsDir(ctx);
   const agent = getAgent(ctx);
-  const rewrite = (file: string): Promise<boolean> =>
-    withConversationFileLock(file, async () => redactConversationFile(file, redactor));
-  await agent.redactForgotten(redactor, rewrite);
+  await agent.redactForgotten(redactor, async (file) => redactConversationFile(file, redactor));
   const loaded = new Set([...agent.store.states()].map((s) => `${s.meta.id}.jsonl`));
   // Files the store did not load (damaged, or written by a newer version) may hold copies too.
-  for (const name of listing(dir))
-    if (name.endsWith('.jsonl') && !loaded.has(name)) await rewrite(path.join(dir, name));
+  for (const name of listing(dir)) {
+    if (!name.endsWith('.jsonl') || loaded.has(name)) continue;
+    const file = path.join(dir, name);
+    await withConversationFileLock(file, async () => redactConversationFile(file, redactor));
+  }
   eraseFromLogs(ctx, redactor);
 }
 

@@ -21,7 +21,19 @@ export const plainTextCipher: KeyCipher = {
   decrypt: (data) => Buffer.from(data).toString('utf8'),
 };
 
+/** What reading the key file found: the key, or (a stored key that cannot be used) what to tell the user. */
+export interface KeyLoad {
+  key?: string;
+  /** A person-facing sentence: why the stored key is not used and what to do (no path, no secret). */
+  problem?: string;
+}
+
+export const UNREADABLE_KEYCHAIN =
+  "The saved key was encrypted by the desktop app's keychain and can't be read here: set ANTHROPIC_API_KEY or enter the key again";
+
 export interface KeyVault {
+  /** Reads the file (no side effects: the caller reports a problem, once). */
+  load(): KeyLoad;
   read(): string | undefined;
   write(key: string | null): void;
   /** true when a stored key exists and is protected by the OS keychain. */
@@ -39,39 +51,48 @@ export const API_KEY_FILE = 'api-key';
 export interface FileKeyVaultOptions {
   dataDir: string;
   cipher?: KeyCipher;
-  /** Told when a stored key exists but cannot be read (e.g. encrypted by the desktop app). */
-  onUnreadable?: (reason: string) => void;
 }
+
+const AGAIN = 'set ANTHROPIC_API_KEY or enter the key again';
 
 export function createFileKeyVault(options: FileKeyVaultOptions): KeyVault {
   const file = path.join(options.dataDir, API_KEY_FILE);
   const cipher = options.cipher ?? plainTextCipher;
   return {
     secure: cipher.secure,
-    read() {
+    load() {
       let raw: string;
       try {
         raw = readFileSync(file, 'utf8');
       } catch {
-        return undefined;
+        return {};
+      }
+      let parsed: Partial<KeyFile>;
+      try {
+        parsed = JSON.parse(raw) as Partial<KeyFile>;
+      } catch {
+        parsed = {};
+      }
+      if (parsed.v !== 1 || typeof parsed.data !== 'string' || typeof parsed.scheme !== 'string') {
+        return { problem: `The saved key file is damaged and can't be read: ${AGAIN}` };
+      }
+      if (parsed.scheme !== cipher.scheme) {
+        return {
+          problem:
+            parsed.scheme === 'safeStorage'
+              ? UNREADABLE_KEYCHAIN
+              : `The saved key was saved with ${schemeName(parsed.scheme)} protection, which can't be read here: ${AGAIN}`,
+        };
       }
       try {
-        const parsed = JSON.parse(raw) as Partial<KeyFile>;
-        if (parsed.v !== 1 || typeof parsed.data !== 'string' || typeof parsed.scheme !== 'string') {
-          throw new Error('unknown format');
-        }
-        if (parsed.scheme !== cipher.scheme) {
-          options.onUnreadable?.(
-            `the stored API key was saved with ${parsed.scheme} protection, which this face cannot read`,
-          );
-          return undefined;
-        }
         const key = cipher.decrypt(Buffer.from(parsed.data, 'base64')).trim();
-        return key.length > 0 ? key : undefined;
-      } catch (error) {
-        options.onUnreadable?.(`the stored API key file is unreadable (${(error as Error).message})`);
-        return undefined;
+        return key.length > 0 ? { key } : {};
+      } catch {
+        return { problem: `The saved key could not be decrypted on this system: ${AGAIN}` };
       }
+    },
+    read() {
+      return this.load().key;
     },
     write(key) {
       if (key === null) {
@@ -90,4 +111,9 @@ export function createFileKeyVault(options: FileKeyVaultOptions): KeyVault {
       renameSync(tmp, file);
     },
   };
+}
+
+/** A scheme name from the file, shown to the user: only a short plain word, never arbitrary file content. */
+function schemeName(scheme: string): string {
+  return /^[A-Za-z0-9_-]{1,32}$/.test(scheme) ? scheme : 'another';
 }

@@ -17,7 +17,10 @@ export interface FileLoggerOptions {
   maxBytes?: number;
   /** Rotated files kept besides the live one. */
   keep?: number;
-  /** Values to mask wherever they appear (e.g. the API key in use); read at each write. */
+  /**
+   * Values to mask wherever they appear (e.g. the API key in use); called at each write, so it must only
+   * return values held in memory: never read a file or log from it (a failing read that logs would recurse).
+   */
   secrets?: () => readonly (string | undefined)[];
   /** Also echo lines here (e.g. stderr when MNEMO_DEBUG is set). */
   echo?: (line: string) => void;
@@ -37,10 +40,20 @@ export function createFileLogger(options: FileLoggerOptions): FileLogger {
   const maxBytes = options.maxBytes ?? LOG_MAX_BYTES;
   const keep = options.keep ?? LOG_KEEP;
   let broken = false;
+  let masking = false;
 
   const write = (level: string, message: string, fields?: Record<string, unknown>): void => {
-    if (broken) return;
-    const secrets = (options.secrets?.() ?? []).filter((s): s is string => typeof s === 'string');
+    // A line logged from inside `secrets` itself is dropped: it could only recurse.
+    if (broken || masking) return;
+    let secrets: string[];
+    masking = true;
+    try {
+      secrets = (options.secrets?.() ?? []).filter((s): s is string => typeof s === 'string');
+    } catch {
+      secrets = [];
+    } finally {
+      masking = false;
+    }
     const record: Record<string, unknown> = {
       t: new Date().toISOString(),
       level,

@@ -26,6 +26,8 @@ interface RunRecord {
   status: RunStatus;
   events: RunEvent[];
   controller: AbortController;
+  /** Run as the run finishes, before run.finished is emitted (e.g. giving back the conversation's lease). */
+  onFinished: (() => void)[];
 }
 
 export class RunRegistry {
@@ -44,6 +46,7 @@ export class RunRegistry {
       status: 'running',
       events: [],
       controller: new AbortController(),
+      onFinished: [],
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
@@ -64,6 +67,13 @@ export class RunRegistry {
       emit,
       finish: (status) => {
         if (record.status !== 'running') return;
+        for (const fn of record.onFinished.splice(0)) {
+          try {
+            fn();
+          } catch {
+            // A hook never keeps the run from finishing.
+          }
+        }
         emit({ type: 'run.finished', status });
         record.status = status;
         this.retire(record.runId);
@@ -76,6 +86,16 @@ export class RunRegistry {
     if (!record || record.status !== 'running') return false;
     record.controller.abort();
     return true;
+  }
+
+  /**
+   * Calls `fn` as the run finishes, just before run.finished is emitted (at once if it has finished, or
+   * is unknown: retired long ago). `fn` is synchronous: whoever sees run.finished sees its effect.
+   */
+  whenFinished(runId: string, fn: () => void): void {
+    const record = this.runs.get(runId);
+    if (record?.status === 'running') record.onFinished.push(fn);
+    else fn();
   }
 
   /** The running run of a conversation, if any. */

@@ -10,7 +10,7 @@ import Conf from 'conf';
 import { defaultSettings, settingsSchema, type Settings } from '../../shared/channels/settings.js';
 import { ContractError } from '../../shared/errors.js';
 import type { Logger, SettingsStore } from './context.js';
-import { createFileKeyVault, type KeyVault } from './key-vault.js';
+import { createFileKeyVault, type KeyLoad, type KeyVault } from './key-vault.js';
 
 /** The part of Conf / ElectronStore this module uses, so the shell can pass an ElectronStore instance. */
 export interface ConfLike {
@@ -30,6 +30,8 @@ export interface SettingsStoreOptions {
    * constructor would throw on it).
    */
   conf?: ConfLike | (() => ConfLike);
+  /** Told the stored key whenever it is (re)read: the logger masks it without reading the file itself. */
+  onStoredKey?: (key: string | undefined) => void;
 }
 
 export type FileSettingsStore = SettingsStore & { readonly path: string };
@@ -54,13 +56,18 @@ export function createSettingsStore(options: SettingsStoreOptions): FileSettings
           configName: CONFIG_NAME,
           ...CONFIG_FILE_OPTIONS,
         }));
-  const vault =
-    options.vault ??
-    createFileKeyVault({
-      dataDir,
-      onUnreadable: (reason) => log.warn(`API key not loaded: ${reason}`),
-    });
+  const vault = options.vault ?? createFileKeyVault({ dataDir });
   const warned = new Set<string>();
+
+  // The stored key is read once at start and again when this process saves one, never per call: a read
+  // that fails logs a warning, and a logger that read the key to mask it would loop for ever (issue 11).
+  let stored: KeyLoad = {};
+  const loadStored = (): void => {
+    stored = vault.load();
+    options.onStoredKey?.(stored.key);
+    if (stored.problem) log.warn(`API key not loaded: ${stored.problem}`);
+  };
+  loadStored();
 
   const readRaw = (): Record<string, unknown> => {
     try {
@@ -122,18 +129,24 @@ export function createSettingsStore(options: SettingsStoreOptions): FileSettings
       return get();
     },
     apiKey() {
-      return envKey() ?? vault.read();
+      return envKey() ?? stored.key;
     },
     setApiKey(key) {
       vault.write(key === null ? null : key.trim());
+      loadStored();
     },
     apiKeyStatus() {
       if (envKey() !== undefined) return { hasApiKey: true, source: 'env', insecureStorage: false };
-      if (vault.read() !== undefined) {
+      if (stored.key !== undefined) {
         return { hasApiKey: true, source: 'stored', insecureStorage: !vault.secure };
       }
       // No key yet: say whether one saved now would be encrypted, so the form can warn before saving.
-      return { hasApiKey: false, source: 'none', insecureStorage: !vault.secure };
+      return {
+        hasApiKey: false,
+        source: 'none',
+        insecureStorage: !vault.secure,
+        ...(stored.problem ? { problem: stored.problem } : {}),
+      };
     },
   };
 }

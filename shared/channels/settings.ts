@@ -49,6 +49,8 @@ export const apiKeyStatus = z.object({
   source: z.enum(['env', 'stored', 'none']),
   /** A key stored by the app is (or, with none stored yet, would be) kept unencrypted: no OS keychain. */
   insecureStorage: z.boolean(),
+  /** No key in use because the stored one cannot be read here: what to tell the user (first-run screen). */
+  problem: z.string().max(500).optional(),
 });
 
 export const settingsView = z.object({ settings: settingsSchema, apiKey: apiKeyStatus });

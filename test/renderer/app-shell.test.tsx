@@ -98,6 +98,18 @@ describe('first run', () => {
     await screen.findByRole('heading', { name: 'Welcome to Mnemo' });
     expect(screen.getByRole('note').textContent).toContain('not encrypted');
   });
+  it('says why a stored key is not used when this face cannot read it (issue 11)', async () => {
+    const problem =
+      "The saved key was encrypted by the desktop app's keychain and can't be read here: set ANTHROPIC_API_KEY or enter the key again";
+    backend.settings = {
+      ...backend.settings,
+      apiKey: { hasApiKey: false, source: 'none', insecureStorage: true, problem },
+    };
+    await start();
+    await screen.findByRole('heading', { name: 'Welcome to Mnemo' });
+    expect(screen.getByRole('status').textContent).toBe(problem);
+    expect(screen.getByLabelText('API key')).toBeTruthy();
+  });
 });
 
 describe('settings', () => {

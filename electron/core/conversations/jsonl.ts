@@ -24,21 +24,78 @@ export interface ReadResult<T> {
   records: T[];
   /** Lines that did not parse (a torn last line, or garbage); they are skipped. */
   skipped: number;
+  /** Bytes of complete lines read (where the next complete line starts, from the offset read at). */
+  bytes: number;
+  /** The read ended inside a line (a crash mid-write, or a write in progress in another process). */
+  torn: boolean;
+}
+
+export interface ReadOptions {
+  /**
+   * Cut a torn last line off the file (default true). Only a reader that holds the conversation's lock
+   * may: without it, the "torn" line may be another process's write in progress.
+   */
+  repair?: boolean;
 }
 
 /** Reads every complete line; repairs a torn tail so later appends stay line-aligned. */
-export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
-  const raw = await fs.readFile(file, 'utf8');
-  const records: T[] = [];
-  let skipped = 0;
-  const lastNewline = raw.lastIndexOf('\n');
-  const complete = lastNewline < 0 ? '' : raw.slice(0, lastNewline);
-  if (lastNewline < raw.length - 1) {
-    // A torn last line: drop it from the file (never from the middle, which is complete by construction).
-    skipped += 1;
-    await fs.truncate(file, Buffer.byteLength(complete, 'utf8') + (lastNewline < 0 ? 0 : 1));
+export async function readJsonl<T>(file: string, options: ReadOptions = {}): Promise<ReadResult<T>> {
+  const result = parseLines<T>(await fs.readFile(file));
+  if (result.torn && options.repair !== false) await fs.truncate(file, result.bytes);
+  return result;
+}
+
+/**
+ * The complete lines from byte `offset` on: another process's appends since we last read or wrote. Never
+ * repairs (the caller truncates a torn tail under the lock, where it knows the writer is gone).
+ */
+export async function readJsonlFrom<T>(file: string, offset: number): Promise<ReadResult<T>> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const data = Buffer.alloc(Math.max(0, size - offset));
+    let done = 0;
+    while (done < data.length) {
+      const { bytesRead } = await handle.read(data, done, data.length - done, offset + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return parseLines<T>(data.subarray(0, done));
+  } finally {
+    await handle.close();
   }
-  for (const line of complete.split('\n')) {
+}
+
+/** The first line's record (undefined if it is not complete or not JSON); reads little more than that line. */
+export async function readFirstJsonl<T>(file: string, max = 64 * 1024): Promise<T | undefined> {
+  const handle = await fs.open(file, 'r');
+  try {
+    let buffer = Buffer.alloc(Math.min(max, 4096));
+    let done = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, done, buffer.length - done, done);
+      done += bytesRead;
+      const newline = buffer.subarray(0, done).indexOf(0x0a);
+      if (newline >= 0) return JSON.parse(buffer.subarray(0, newline).toString('utf8')) as T;
+      if (bytesRead === 0 || buffer.length >= max) return undefined;
+      const bigger = Buffer.alloc(Math.min(max, buffer.length * 4));
+      buffer.copy(bigger, 0, 0, done);
+      buffer = bigger;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseLines<T>(data: Buffer): ReadResult<T> {
+  const lastNewline = data.lastIndexOf(0x0a);
+  const bytes = lastNewline + 1;
+  const torn = bytes < data.length;
+  const records: T[] = [];
+  let skipped = torn ? 1 : 0;
+  for (const line of data.subarray(0, bytes).toString('utf8').split('\n')) {
     if (line.trim() === '') continue;
     try {
       records.push(JSON.parse(line) as T);
@@ -46,7 +103,7 @@ export async function readJsonl<T>(file: string): Promise<ReadResult<T>> {
       skipped += 1;
     }
   }
-  return { records, skipped };
+  return { records, skipped, bytes, torn };
 }
 
 const IDLE_CLOSE_MS = 1_000;
@@ -55,9 +112,10 @@ const IDLE_CLOSE_MS = 1_000;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Writes every byte (a write may take fewer than asked; a full disk then throws ENOSPC). */
-function writeAll(fd: number, text: string): void {
+function writeAll(fd: number, text: string): number {
   const data = Buffer.from(text, 'utf8');
   for (let done = 0; done < data.length;) done += writeSync(fd, data, done);
+  return data.length;
 }
 
 /**
@@ -80,6 +138,8 @@ export interface WriterOptions {
    * every write made meanwhile.
    */
   syncWithinMs?: number;
+  /** Told the byte count of each write once it is in the file (the store tracks where the file ends). */
+  onWrite?: (bytes: number) => void;
 }
 
 interface Waiter {
@@ -103,6 +163,7 @@ export class JsonlWriter {
   private closed = false;
   private failed: Error | null = null;
   private readonly syncWithinMs: number;
+  private readonly onWrite: ((bytes: number) => void) | undefined;
   /** Entries waiting for the next write (group commit). */
   private pending: Entry[] = [];
   /** Written since the last sync, and the appends waiting for that sync. */
@@ -115,6 +176,7 @@ export class JsonlWriter {
     options: WriterOptions = {},
   ) {
     this.syncWithinMs = options.syncWithinMs ?? 0;
+    this.onWrite = options.onWrite;
   }
 
   /**
@@ -139,7 +201,16 @@ export class JsonlWriter {
     this.add({ records });
   }
 
+  /** Entries added and not yet written (or failed). */
+  private outstanding = 0;
+
+  /** Nothing added is still waiting to be written (a sync may still follow). */
+  get allWritten(): boolean {
+    return this.outstanding === 0;
+  }
+
   private add(entry: Entry): void {
+    this.outstanding += 1;
     this.pending.push(entry);
     if (this.pending.length > 1) return; // joins the batch already queued
     // The batch is written on the next turn of the event loop: entries added in the same tick (a reply and
@@ -157,6 +228,7 @@ export class JsonlWriter {
   private async writeBatch(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
+    this.outstanding -= batch.length;
     try {
       // After a failure nothing more is appended, so the file stays a prefix of the history.
       if (this.failed) throw this.failed;
@@ -172,7 +244,11 @@ export class JsonlWriter {
           this.fd = null;
         }
         this.fd ??= openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
-        writeAll(this.fd, batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''));
+        const bytes = writeAll(
+          this.fd,
+          batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''),
+        );
+        this.onWrite?.(bytes);
       } catch (error) {
         throw this.fail(error);
       }
@@ -225,6 +301,12 @@ export class JsonlWriter {
     this.idle.unref();
   }
 
+  /** Resolves when everything added so far is in the file (not necessarily synced); never rejects. */
+  async written(): Promise<void> {
+    while (this.pending.length > 0) await this.queue;
+    await this.queue;
+  }
+
   /** Resolves when everything added so far is written and synced (syncing at once); rejects if one failed. */
   async flushed(): Promise<void> {
     await this.queue;
@@ -246,6 +328,15 @@ export class JsonlWriter {
       if (fd !== null) await closeFd(fd);
       result = await task();
     }).then(() => result);
+  }
+
+  /**
+   * Closes the descriptor once everything queued is written, so the next write opens the path again: the
+   * file was replaced (rewritten by another process) and the old descriptor points at the old file.
+   */
+  async reopen(): Promise<void> {
+    clearTimeout(this.idle);
+    await this.closeHandle();
   }
 
   async close(): Promise<void> {

@@ -28,6 +28,11 @@ export interface MetaRecord {
   title: string;
   createdAt: string;
   memory: boolean;
+  /**
+   * Set anew by every rewrite of the whole file (store.rewrite): another process that finds a different
+   * rev in the first line reloads the file, even when the new file has the old one's inode number and size.
+   */
+  rev?: string;
 }
 
 export interface MessageRecord {

@@ -11,6 +11,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { type Redactor, walk } from './redact.js';
 import type { ConversationRecord } from './records.js';
@@ -45,6 +46,10 @@ export function redactConversationFile(file: string, redactor: Redactor): boolea
   }
   const changed = redactor.records(records);
   if (!changed && !damaged && at.length === lines.length && raw.endsWith('\n')) return false;
+  // A new rev tells other processes (and this one's catch-up) that the file was replaced, even where the
+  // new file gets the old inode number back (store.ts's catch-up; MetaRecord.rev).
+  const first = records[0];
+  if (first?.t === 'meta') records[0] = { ...first, rev: randomUUID() };
   const out = at.map((x) => (typeof x === 'number' ? JSON.stringify(records[x]) : x));
   replaceLines(file, out);
   return true;

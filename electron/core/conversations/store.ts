@@ -1,12 +1,19 @@
 // Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. All
 // states are loaded once and kept in memory (list and search need them anyway); every change is written to
 // the file first and then applied to the in-memory state, the same way a restart replays it.
+//
+// Several processes may open one data folder (the app and a CLI run), so every write to an existing
+// conversation happens under its file lock (lock.ts), after catching up with what others appended: a run
+// holds the lock for its whole length (a lease, taken once, so the loop's writes pay nothing for it), any
+// other change takes it for that change. The catch-up is a stat: the file's size against where our own
+// writes left it.
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
-import { JsonlWriter, readJsonl } from './jsonl.js';
+import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
+import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
 
@@ -22,9 +29,36 @@ export const UNTITLED = 'New conversation';
  */
 export const CHAT_SYNC_MS = 50;
 
+/** How long a change waits for another process's short change; a run there holds the lock far longer. */
+const LOCK_WAIT_MS = 1_500;
+
+/** A run's hold on a conversation, across processes; see ConversationStore.lease. */
+export interface ConversationLease {
+  /** Records another process had appended, applied to our state when the lease was taken. */
+  readonly caughtUp: number;
+  /** Waits for our writes to be in the file, then gives the lock back (idempotent). */
+  release(): Promise<void>;
+}
+
+/**
+ * Where our view of a file ends: its inode and size after the last write or catch-up (with the meta's
+ * rev, which tells a replaced file from ours).
+ */
+interface Tail {
+  /** undefined only while a new conversation's first write is in flight. */
+  ino: number | undefined;
+  size: number;
+}
+
+const busy = (): ContractError =>
+  new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
+
 export class ConversationStore {
   private readonly byId = new Map<string, ConversationState>();
   private readonly writers = new Map<string, JsonlWriter>();
+  private readonly tails = new Map<string, Tail>();
+  private readonly leases = new Map<string, FileLock>();
+  private readonly serial = new KeyedSerial();
   private readonly listeners = new Set<() => void>();
   private loaded: Promise<void> | null = null;
 
@@ -41,9 +75,18 @@ export class ConversationStore {
     for (const name of await fs.readdir(this.dir)) {
       const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
       if (!ID.test(id)) continue;
-      const { records } = await readJsonl<ConversationRecord>(path.join(this.dir, name));
+      const file = path.join(this.dir, name);
+      // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
+      // it, under the lock, before our next write.
+      const [{ records, bytes }, { ino }] = await Promise.all([
+        readJsonl<ConversationRecord>(file, { repair: false }),
+        fs.stat(file),
+      ]);
       const state = rebuild(records);
-      if (state && state.meta.id === id) this.byId.set(id, state);
+      if (state && state.meta.id === id) {
+        this.byId.set(id, state);
+        this.tails.set(id, { ino, size: bytes });
+      }
     }
   }
 
@@ -92,7 +135,12 @@ export class ConversationStore {
       memory: options.memory,
     };
     const records = options.records ?? [];
+    // A new id: no other process can know this file yet, so the first write needs no lock.
+    const tail: Tail = { ino: undefined, size: 0 };
+    this.tails.set(meta.id, tail);
     await this.writer(meta.id).write([meta, ...records]);
+    // Which file we wrote: a later rewrite elsewhere replaces it, and our catch-up must see that.
+    tail.ino = (await fs.stat(this.fileOf(meta.id))).ino;
     const state = emptyState(meta);
     for (const record of records) applyRecord(state, record);
     this.byId.set(meta.id, state);
@@ -103,14 +151,14 @@ export class ConversationStore {
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = this.get(id);
-    await this.writer(id).append(records);
+    await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
   }
 
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = this.get(id);
-    await this.writer(id).write(records);
+    await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
   }
 
@@ -124,16 +172,118 @@ export class ConversationStore {
    * Applies records to the live state at once and queues their write behind every earlier one (so the file
    * is always a prefix of the history): written on the next tick, synced within CHAT_SYNC_MS. The loop uses
    * it to send the next request while the disk works; `flushed` syncs at once (before memory writes and
-   * before a run ends).
+   * before a run ends). Under a lease (every run holds one) it costs no lock at all.
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
-    this.writer(id).writeQueued(records); // a failure is reported by flushed()
+    if (this.leases.has(id))
+      this.writer(id).writeQueued(records); // a failure is reported by flushed()
+    else void this.locked(id, () => this.writer(id).write(records)).catch(() => undefined);
     return this.applied(state, records);
   }
 
   async flushed(id: string): Promise<void> {
     await this.writers.get(id)?.flushed();
+  }
+
+  /**
+   * Takes the conversation for a run, across processes, until `release()`: catches up with what other
+   * processes appended (applied to the live state first), and from then on nobody else writes the file.
+   * Throws "This conversation is answering in another window" (changing nothing) when a run in another
+   * process holds it. One lease per conversation per process (the agent's claim keeps runs apart here).
+   */
+  lease(id: string): Promise<ConversationLease> {
+    this.get(id);
+    return this.serial.run(id, async () => {
+      if (this.leases.has(id)) throw busy();
+      const lock = await lockFile(this.fileOf(id), {
+        waitMs: LOCK_WAIT_MS,
+        onLost: () => {
+          if (this.leases.get(id) === lock) this.leases.delete(id);
+        },
+      });
+      if (!lock) throw busy();
+      let caughtUp: number;
+      try {
+        caughtUp = await this.catchUp(id);
+      } catch (error) {
+        await lock.release();
+        throw error;
+      }
+      this.leases.set(id, lock);
+      let released: Promise<void> | undefined;
+      return {
+        caughtUp,
+        release: () => {
+          if (released) return released;
+          // Everything we wrote is in the file (the run flushed before finishing): give it back at once,
+          // so whoever sees the run finish finds the conversation free.
+          const writer = this.writers.get(id);
+          if (!writer || writer.allWritten) {
+            if (this.leases.get(id) === lock) this.leases.delete(id);
+            lock.releaseSync();
+            return (released = Promise.resolve());
+          }
+          return (released = this.serial.run(id, async () => {
+            // Our writes reach the file before another process may read it (a failed write was already
+            // reported to whoever made it).
+            await writer.written();
+            if (this.leases.get(id) === lock) this.leases.delete(id);
+            await lock.release();
+          }));
+        },
+      };
+    });
+  }
+
+  /**
+   * Applies what other processes appended since we last read or wrote the conversation, without the lock
+   * (complete lines only: appends are final once written, and a rewrite replaces the file in one rename),
+   * so a window opening it shows their turns. Returns the records applied; a stat when nothing changed.
+   */
+  refresh(id: string): Promise<number> {
+    this.get(id);
+    return this.serial.run(id, () => (this.leases.has(id) ? Promise.resolve(0) : this.catchUp(id, false)));
+  }
+
+  /**
+   * Replaces a conversation's whole file with `transform(records)` under its lock, after catching up: for
+   * rewrites that an append cannot express (e.g. redacting forgotten memory content). Written to a temp
+   * file, synced and renamed over the old one, so a crash leaves the old file or the new one; other
+   * processes see the new inode at their next catch-up and reload it. Refused while a run in another
+   * process holds the conversation.
+   */
+  async rewrite(
+    id: string,
+    transform: (records: ConversationRecord[]) => ConversationRecord[],
+  ): Promise<ConversationState> {
+    const state = this.get(id);
+    await this.locked(id, async () => {
+      const file = this.fileOf(id);
+      await this.writers.get(id)?.flushed();
+      const { records } = await readJsonl<ConversationRecord>(file);
+      const next = transform(records);
+      // A new rev tells other processes the file was replaced (see MetaRecord.rev).
+      if (next[0]?.t === 'meta') next[0] = { ...next[0], rev: randomUUID() };
+      const rebuilt = rebuild(next);
+      if (!rebuilt || rebuilt.meta.id !== id) throw new Error('A rewrite must keep the meta record first.');
+      const tmp = `${file}.${process.pid}.tmp`;
+      const text = next.map((r) => JSON.stringify(r) + '\n').join('');
+      const handle = await fs.open(tmp, 'w', 0o600);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await this.writers.get(id)?.reopen();
+      await fs.rename(tmp, file);
+      const { ino } = await fs.stat(file);
+      this.tails.set(id, { ino, size: Buffer.byteLength(text, 'utf8') });
+      Object.assign(state, rebuilt);
+    });
+    this.changed();
+    return state;
   }
 
   async rename(id: string, title: string): Promise<ConversationState> {
@@ -142,11 +292,14 @@ export class ConversationStore {
 
   async delete(id: string): Promise<void> {
     this.get(id);
-    const writer = this.writers.get(id);
-    this.writers.delete(id);
-    this.byId.delete(id);
-    await writer?.close();
-    await fs.rm(path.join(this.dir, `${id}.jsonl`), { force: true });
+    await this.locked(id, async () => {
+      const writer = this.writers.get(id);
+      this.writers.delete(id);
+      this.byId.delete(id);
+      this.tails.delete(id);
+      await writer?.close();
+      await fs.rm(this.fileOf(id), { force: true });
+    });
     this.changed();
   }
 
@@ -164,7 +317,11 @@ export class ConversationStore {
     const live = redact([
       ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
     ]);
-    const onDisk = await this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`)));
+    // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
+    // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
+    const onDisk = await this.locked(id, () =>
+      this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
+    );
     if (live) this.changed();
     return live || onDisk;
   }
@@ -173,15 +330,105 @@ export class ConversationStore {
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((w) => w.close()));
+    // Runs have ended (their leases went back with them); anything still held goes back now.
+    for (const lock of this.leases.values()) lock.releaseSync();
+    this.leases.clear();
+  }
+
+  private fileOf(id: string): string {
+    return path.join(this.dir, `${id}.jsonl`);
   }
 
   private writer(id: string): JsonlWriter {
     let writer = this.writers.get(id);
     if (!writer) {
-      writer = new JsonlWriter(path.join(this.dir, `${id}.jsonl`), { syncWithinMs: CHAT_SYNC_MS });
+      writer = new JsonlWriter(this.fileOf(id), {
+        syncWithinMs: CHAT_SYNC_MS,
+        onWrite: (bytes) => {
+          const tail = this.tails.get(id);
+          if (tail) tail.size += bytes;
+        },
+      });
       this.writers.set(id, writer);
     }
     return writer;
+  }
+
+  /**
+   * Runs `task` (a write) holding the conversation's lock: at once under our lease, otherwise taking the
+   * lock for this change only, catching up first, and giving it back once the write is in the file.
+   */
+  private async locked<T>(id: string, task: () => Promise<T>): Promise<T> {
+    if (this.leases.has(id)) return task();
+    return this.serial.run(id, async () => {
+      if (this.leases.has(id)) return task();
+      const lock = await lockFile(this.fileOf(id), { waitMs: LOCK_WAIT_MS });
+      if (!lock) throw busy();
+      try {
+        await this.catchUp(id);
+        const result = await task();
+        await this.writers.get(id)?.flushed();
+        return result;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /**
+   * Under the lock: applies what other processes appended since our last write or catch-up (the file is
+   * longer than we left it), or reloads a file that was replaced or cut. Returns the records applied.
+   */
+  private async catchUp(id: string, locked = true): Promise<number> {
+    const state = this.byId.get(id);
+    const tail = this.tails.get(id);
+    if (!state || !tail) return 0;
+    const file = this.fileOf(id);
+    // Our own queued lines count once written (their sync can follow later).
+    await this.writers.get(id)?.written();
+    let stat;
+    try {
+      stat = await fs.stat(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.byId.delete(id);
+      this.tails.delete(id);
+      await this.writers.get(id)?.close();
+      this.writers.delete(id);
+      this.changed();
+      throw new ContractError('not_found', 'That conversation was deleted in another window.');
+    }
+    // The same file only if the inode, and the first line's rev, are ours: a replaced file's inode number
+    // may be reused at once by the next replacement.
+    const same =
+      stat.ino === tail.ino &&
+      stat.size >= tail.size &&
+      (await readFirstJsonl<MetaRecord>(file))?.rev === state.meta.rev;
+    if (same && stat.size === tail.size) return 0;
+    if (same) {
+      const read = await readJsonlFrom<ConversationRecord>(file, tail.size);
+      // A torn line past the last complete one: under the lock, its writer died holding it; without the
+      // lock it may be a write in progress, and is left alone.
+      if (read.torn && locked) await fs.truncate(file, tail.size + read.bytes);
+      tail.size += read.bytes;
+      for (const record of read.records) applyRecord(state, record);
+      if (read.records.length > 0) this.changed();
+      return read.records.length;
+    }
+    // Replaced (rewritten) or shorter than we left it: start over from the file.
+    const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: locked });
+    const rebuilt = rebuild(records);
+    if (!rebuilt || rebuilt.meta.id !== id) {
+      throw new ContractError(
+        'unavailable',
+        'This conversation file was changed outside Mnemo and cannot be read.',
+      );
+    }
+    await this.writers.get(id)?.reopen();
+    Object.assign(state, rebuilt);
+    this.tails.set(id, { ino: stat.ino, size: bytes });
+    this.changed();
+    return records.length;
   }
 }
 

@@ -5,6 +5,8 @@ import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
 import { now } from '../agent/session.js';
+import type { ConversationLease } from '../conversations/store.js';
+import { holdConversation, startLeased } from './leased-run.js';
 
 type Domain = Pick<
   Handlers,
@@ -42,23 +44,21 @@ export function createChatHandlers(ctx: CoreContext): Domain {
       await a.store.init();
       a.apiClient(); // no key: refuse before anything is stored
       let conversationId: string;
-      let userMessageId: string;
+      let held: { value: string; lease: ConversationLease };
       if (req.conversationId) {
         conversationId = a.store.get(req.conversationId).meta.id;
-        a.claim(conversationId);
-        try {
-          userMessageId = (await a.userMessage(conversationId, req.text)).id;
-        } catch (error) {
-          a.release(conversationId);
-          throw error;
-        }
+        held = await holdConversation(
+          a,
+          conversationId,
+          async () => (await a.userMessage(conversationId, req.text)).id,
+        );
       } else {
         const started = await a.startConversation(req.text, req.memory);
         conversationId = started.id;
-        userMessageId = started.message.id;
-        a.claim(conversationId);
+        held = await holdConversation(a, conversationId, () => started.message.id);
       }
-      const run = a.start(conversationId, userMessageId);
+      const userMessageId = held.value;
+      const run = startLeased(a, ctx.runs, held.lease, () => a.start(conversationId, userMessageId));
       return { runId: run.runId, conversationId, userMessageId };
     },
 
@@ -69,71 +69,72 @@ export function createChatHandlers(ctx: CoreContext): Domain {
     'chat.retry': async (req) => {
       const a = agent();
       await a.store.init();
-      const { user, after } = lastTurn(req.conversationId);
-      const last = after.at(-1);
-      if (
-        last &&
-        last.kind === 'assistant' &&
-        !last.interrupted &&
-        !last.content.some((b) => b.type === 'tool_use')
-      ) {
-        throw new ContractError(
-          'unavailable',
-          'The last message was answered already; use Regenerate for a new answer.',
-        );
-      }
-      a.claim(req.conversationId);
-      try {
+      /** What to run again: checked before the claim, and again once the lease has caught up. */
+      const plan = () => {
+        const { user, after } = lastTurn(req.conversationId);
+        const last = after.at(-1);
+        if (
+          last &&
+          last.kind === 'assistant' &&
+          !last.interrupted &&
+          !last.content.some((b) => b.type === 'tool_use')
+        ) {
+          throw new ContractError(
+            'unavailable',
+            'The last message was answered already; use Regenerate for a new answer.',
+          );
+        }
+        return { user, last };
+      };
+      plan();
+      const { value: user, lease } = await holdConversation(a, req.conversationId, async () => {
+        const { user, last } = plan();
         // An interrupted partial answer is dropped; completed tool round trips are kept and continued.
         if (last?.kind === 'assistant' && last.interrupted) {
           await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: last.id, at: now() }]);
           a.forget(req.conversationId);
         }
-      } catch (error) {
-        a.release(req.conversationId);
-        throw error;
-      }
-      return { runId: a.start(req.conversationId, user.id).runId };
+        return user;
+      });
+      return { runId: startLeased(a, ctx.runs, lease, () => a.start(req.conversationId, user.id)).runId };
     },
 
     'chat.regenerate': async (req) => {
       const a = agent();
       await a.store.init();
-      const { user, after } = lastTurn(req.conversationId);
-      const first = after.find((m) => m.kind !== 'backfill');
-      a.claim(req.conversationId);
-      try {
+      lastTurn(req.conversationId);
+      const { value: user, lease } = await holdConversation(a, req.conversationId, async () => {
+        const { user, after } = lastTurn(req.conversationId);
+        const first = after.find((m) => m.kind !== 'backfill');
         if (first) {
           await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: first.id, at: now() }]);
           a.forget(req.conversationId);
         }
-      } catch (error) {
-        a.release(req.conversationId);
-        throw error;
-      }
-      return { runId: a.start(req.conversationId, user.id).runId };
+        return user;
+      });
+      return { runId: startLeased(a, ctx.runs, lease, () => a.start(req.conversationId, user.id)).runId };
     },
 
     'chat.editResend': async (req) => {
       const a = agent();
       await a.store.init();
-      const state = a.store.get(req.conversationId);
-      const target = state.messages.find((m) => m.id === req.messageId);
-      if (!target || target.kind !== 'user') {
-        throw new ContractError('not_found', 'That message is not one of yours in this conversation.');
-      }
+      const target = () => {
+        const found = a.store.get(req.conversationId).messages.find((m) => m.id === req.messageId);
+        if (!found || found.kind !== 'user') {
+          throw new ContractError('not_found', 'That message is not one of yours in this conversation.');
+        }
+        return found;
+      };
+      target();
       a.apiClient();
-      a.claim(req.conversationId);
-      let userMessageId: string;
-      try {
-        await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: target.id, at: now() }]);
+      const { value: userMessageId, lease } = await holdConversation(a, req.conversationId, async () => {
+        await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: target().id, at: now() }]);
         a.forget(req.conversationId);
-        userMessageId = (await a.userMessage(req.conversationId, req.text)).id;
-      } catch (error) {
-        a.release(req.conversationId);
-        throw error;
-      }
-      return { runId: a.start(req.conversationId, userMessageId).runId };
+        return (await a.userMessage(req.conversationId, req.text)).id;
+      });
+      return {
+        runId: startLeased(a, ctx.runs, lease, () => a.start(req.conversationId, userMessageId)).runId,
+      };
     },
 
     'chat.pin': async (req) => {

@@ -4,6 +4,7 @@ import { ContractError } from '../../../shared/errors.js';
 import { compactNow } from '../agent/context/compact-now.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
+import { holdConversation, startLeased } from './leased-run.js';
 
 type Domain = Pick<Handlers, 'context.get' | 'context.compact'>;
 
@@ -24,8 +25,18 @@ export function createContextHandlers(ctx: CoreContext): Domain {
       if (compaction && state.messages.at(-1)?.id === compaction.lastMessageId) {
         throw new ContractError('unavailable', 'Nothing new to compact since the last compaction.');
       }
-      agent.claim(req.conversationId);
-      return { runId: agent.start(req.conversationId, last.id, compactNow).runId };
+      // Held across processes like a reply (the compaction appends to the file); checked against a
+      // history another process may have extended, the last user message is looked up again.
+      const { value: userId, lease } = await holdConversation(agent, req.conversationId, () => {
+        const latest = [...agent.store.get(req.conversationId).messages]
+          .reverse()
+          .find((m) => m.kind === 'user');
+        return (latest ?? last).id;
+      });
+      return {
+        runId: startLeased(agent, ctx.runs, lease, () => agent.start(req.conversationId, userId, compactNow))
+          .runId,
+      };
     },
   };
 }

@@ -27,7 +27,10 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
   return {
     'conversations.list': async () => ({ conversations: (await store()).list() }),
     'conversations.get': async (req) => {
-      const state = (await store()).get(req.id);
+      const s = await store();
+      // Another process (a CLI run, another app) may have added to it since we loaded it.
+      if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
+      const state = s.get(req.id);
       return { conversation: summarize(state), items: transcript(state) };
     },
     'conversations.create': async (req) => {

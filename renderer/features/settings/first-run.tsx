@@ -8,6 +8,8 @@ import './settings.css';
 
 export function FirstRun(): ReactElement {
   const insecure = useSettings((s) => s.view?.apiKey.insecureStorage ?? false);
+  // A stored key this face cannot read (e.g. encrypted by the desktop app's keychain): say so, not "welcome".
+  const problem = useSettings((s) => s.view?.apiKey.problem);
   return (
     <main className="first-run" aria-labelledby="first-run-title">
       <div className="first-run-card">
@@ -21,6 +23,11 @@ export function FirstRun(): ReactElement {
           A chat with Claude that keeps a memory you can see: plain Markdown files you can read, edit, undo
           and export. To start, add your Anthropic API key.
         </p>
+        {problem && (
+          <p className="settings-warning" role="status">
+            {problem}
+          </p>
+        )}
         <ApiKeyForm submitLabel="Save and start" autoFocus />
         {insecure && <InsecureStorageNote />}
       </div>

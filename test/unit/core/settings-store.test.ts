@@ -4,7 +4,7 @@ import path from 'node:path';
 import Conf from 'conf';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../shared/channels/settings.js';
-import { createFileKeyVault, type KeyCipher } from '../../../electron/core/key-vault.js';
+import { createFileKeyVault, type KeyCipher, UNREADABLE_KEYCHAIN } from '../../../electron/core/key-vault.js';
 import { createFileLogger } from '../../../electron/core/log.js';
 import { createSettingsStore } from '../../../electron/core/settings-store.js';
 
@@ -122,5 +122,51 @@ describe('API key', () => {
     const plain = store(dataDir);
     expect(plain.apiKey()).toBeUndefined();
     expect(logText(dataDir)).toContain('test-rot protection');
+  });
+});
+
+// Issue 11, item 1: a stored key this face cannot read (saved by the desktop app's safeStorage, or a
+// damaged file) is read once and reported once; logging never reads the key file again.
+describe('an unreadable stored key', () => {
+  const cases = [
+    {
+      name: 'saved by the desktop app (safeStorage)',
+      file: JSON.stringify({ v: 1, scheme: 'safeStorage', data: Buffer.from('opaque').toString('base64') }),
+      problem: UNREADABLE_KEYCHAIN,
+    },
+    { name: 'corrupt', file: '{"v":1,"sch', problem: /damaged/ },
+    { name: 'not JSON at all', file: '\u0000\u0001garbage', problem: /damaged/ },
+    {
+      name: 'a hostile scheme name',
+      file: JSON.stringify({ v: 1, scheme: '/etc/x\n', data: '' }),
+      problem: /another protection/,
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: no key, the problem in the status, one log line however much is logged`, () => {
+      const dataDir = tmp();
+      writeFileSync(path.join(dataDir, 'api-key'), c.file, { mode: 0o600 });
+      const log = createFileLogger({ dataDir, secrets: () => [] });
+      const s = createSettingsStore({ dataDir, env: {}, log });
+      for (let i = 0; i < 20; i++) log.info('some line', { i });
+      expect(s.apiKey()).toBeUndefined();
+      const status = s.apiKeyStatus();
+      expect(status).toMatchObject({ hasApiKey: false, source: 'none' });
+      if (typeof c.problem === 'string') expect(status.problem).toBe(c.problem);
+      else expect(status.problem).toMatch(c.problem);
+      const lines = logText(dataDir).trim().split('\n');
+      expect(lines.filter((l) => l.includes('API key not loaded'))).toHaveLength(1);
+      expect(lines).toHaveLength(21);
+    });
+  }
+
+  it('a key saved afterwards replaces the problem', () => {
+    const dataDir = tmp();
+    writeFileSync(path.join(dataDir, 'api-key'), '{"v":1,"sch');
+    const s = store(dataDir);
+    expect(s.apiKeyStatus().problem).toMatch(/damaged/);
+    s.setApiKey('sk-ant-fresh');
+    expect(s.apiKey()).toBe('sk-ant-fresh');
+    expect(s.apiKeyStatus()).toEqual({ hasApiKey: true, source: 'stored', insecureStorage: true });
   });
 });
