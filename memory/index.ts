@@ -2,6 +2,6 @@
 export { createMemory } from './memory.js';
 export { MemoryError, isMemoryError } from './errors.js';
 export { ROOT, parseMemoryPath, checkMemoryPath, isWithin } from './paths.js';
-export { detectSecret } from './secrets.js';
+export { detectAddedSecret, detectSecret } from './secrets.js';
 export { checkContent } from './content.js';
 export * from './types.js';

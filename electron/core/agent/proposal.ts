@@ -1,6 +1,8 @@
 // What a memory write would change, for the "ask me" review: the file before and after. Computed here only
 // to show the user; the memory layer still validates and applies the real change. null when the change
-// cannot apply as given (the tool's own error message then tells the model why).
+// cannot apply as given (the tool's own error message then tells the model why), and when it would add a
+// credential: the review dialog must never show the key, and the tool refuses it anyway.
+import { detectAddedSecret } from '../../../memory/index.js';
 import type { Memory } from '../../../memory/types.js';
 
 export interface Proposal {
@@ -23,6 +25,12 @@ async function current(memory: Memory, path: string): Promise<string | null> {
 }
 
 export async function proposeChange(memory: Memory, raw: unknown): Promise<Proposal | null> {
+  const proposal = await propose(memory, raw);
+  if (proposal?.after != null && detectAddedSecret(proposal.before ?? '', proposal.after)) return null;
+  return proposal;
+}
+
+async function propose(memory: Memory, raw: unknown): Promise<Proposal | null> {
   if (typeof raw !== 'object' || raw === null) return null;
   const input = raw as Input;
   const command = str(input.command);

@@ -2,7 +2,8 @@
 // (as the app left it when killed), the user writes again, and the real backend's request is accepted by
 // the fake API. The result the model gets says truthfully whether the memory write was applied: the memory's
 // journal is asked by tool_use id. Before the fix, every later message failed with the API's 400 for ever.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,17 @@ import {
 import { type Harness, call, of, send, startHarness, validRequests } from './harness.js';
 
 const STOPPED = 'The app stopped before this result was recorded.';
+
+/**
+ * The copy holds the run's conversation lock with the pid of this (live) test process; a SIGKILLed app
+ * leaves the same lock with a dead pid. Give the copied locks the pid of a process that has exited.
+ */
+async function asIfItsHolderDied(dataDir: string): Promise<void> {
+  const dead = spawnSync(process.execPath, ['-e', '']).pid;
+  const dir = path.join(dataDir, 'conversations');
+  for (const name of await readdir(dir))
+    if (name.endsWith('.lock')) await writeFile(path.join(dir, name, 'pid'), String(dead));
+}
 let fake: FakeAnthropic | undefined;
 const harnesses: Harness[] = [];
 const dirs: string[] = [];
@@ -119,6 +131,7 @@ describe('a crash between a tool_use and its result', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'mnemo-crash-'));
     dirs.push(dataDir);
     await cp(live.dataDir, dataDir, { recursive: true });
+    await asIfItsHolderDied(dataDir);
     const copied = await readFile(conversationFile(dataDir, res.conversationId), 'utf8');
     expect(copied.trimEnd().split('\n').at(-1)).toContain('"toolu_pending"');
 

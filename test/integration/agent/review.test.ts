@@ -82,6 +82,20 @@ describe('ask me', () => {
     expect(last).toMatchObject({ type: 'tool_result', is_error: true });
   });
 
+  it('a write that would add a key is never shown for review: the tool refuses it without the key', async () => {
+    h = await startHarness({ settings: { memoryWriteMode: 'ask' } });
+    const key = 'glpat-' + 'Zq8vR2mX7kLp4Tn9Wb3Y';
+    h.fake.enqueue(create('e.md', `CI token: ${key}\n`), text('I did not save it.'));
+    const res = await h.core.handlers['chat.send']({ text: 'save my token', memory: true }, call);
+    const events = await h.finished(res.runId);
+    expect(of(events, 'review.request')).toHaveLength(0);
+    const result = of(events, 'tool.result')[0]!;
+    expect(result.isError).toBe(true);
+    expect(result.result).not.toContain(key.slice(6));
+    expect(result.result).toMatch(/GitLab/i);
+    await expect(stat(memoryFile(h, 'e.md'))).rejects.toThrow();
+  });
+
   it('reads are not held for review', async () => {
     h = await startHarness({ settings: { memoryWriteMode: 'ask' } });
     h.fake.enqueue(
