@@ -1,0 +1,154 @@
+// The fault suite's child process (node [--import fs-faults.js] dist/test/faults/worker.js <dataDir> <seed>):
+// the real backend (createCore) on a data folder, against a fake Messages API of its own. It reports what
+// the restart found (state), continues every conversation once (check), then runs the random workload
+// until the parent kills it. Env: MNEMO_FAULTS_DISK=<bytes> fills the disk after a few operations.
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { createCore } from '../../electron/core/create-core.js';
+import { startFakeAnthropic, validateRequest } from '../fixtures/fake-anthropic/index.js';
+import { BackendClient, Hang, Refused, faultHost } from './backend-client.js';
+import type { FsFaults } from './fs-faults.js';
+import { emit, type ConversationSnapshot, type StateLine } from './protocol.js';
+import { hashOf, runOp, type OpContext, type WorkerState } from './worker-ops.js';
+import { Workload, rng } from './workload.js';
+
+/** Names starting with '.' anywhere under the memory folder. */
+function hiddenNames(dir: string, rel = ''): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    const name = rel ? `${rel}/${e.name}` : e.name;
+    if (e.name.startsWith('.')) out.push(name);
+    else if (e.isDirectory()) out.push(...hiddenNames(path.join(dir, e.name), name));
+  }
+  return out;
+}
+
+async function snapshot(client: BackendClient, dataDir: string): Promise<StateLine> {
+  const memory = client.core.ctx.memory;
+  const files: StateLine['files'] = [];
+  const journalMismatch: StateLine['journalMismatch'] = [];
+  for (const entry of await memory.list()) {
+    if (entry.kind !== 'file') continue;
+    const { content, version } = await memory.read(entry.path);
+    files.push({ path: entry.path, hash: hashOf(content) });
+    const newest = (await memory.history(entry.path))[0];
+    if (newest?.afterHash !== version)
+      journalMismatch.push({ path: entry.path, detail: `journal says ${newest?.afterHash ?? 'nothing'}` });
+  }
+  const conversations: ConversationSnapshot[] = [];
+  for (const c of (await client.call('conversations.list', {})).conversations) {
+    const { items } = await client.call('conversations.get', { id: c.id });
+    conversations.push({
+      id: c.id,
+      title: c.title,
+      userTexts: items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])),
+      assistantTexts: items.flatMap((i) => (i.kind === 'assistant' ? [i.text] : [])),
+    });
+  }
+  return { t: 'state', files, journalMismatch, temps: hiddenNames(path.join(dataDir, 'memories')), conversations };
+}
+
+async function main(): Promise<void> {
+  const [dataDir, seedArg] = process.argv.slice(2);
+  const seed = Number(seedArg);
+  const fake = await startFakeAnthropic();
+  const started = performance.now();
+  const core = await createCore({
+    dataDir: dataDir!,
+    host: faultHost,
+    env: { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url, HOME: dataDir },
+  });
+  // Moments worth killing at: a tool call stored and not yet answered, a message just saved.
+  const client = new BackendClient(core, (e) => {
+    if (e.type === 'tool.call' || e.type === 'message.done') emit({ t: 'mark', what: e.type });
+  });
+  const list = await client.call('conversations.list', {});
+  emit({ t: 'ready', ms: Math.round(performance.now() - started) });
+
+  const found = await snapshot(client, dataDir!);
+  emit(found);
+  const state: WorkerState = {
+    files: new Map(),
+    conversations: list.conversations.map((c) => c.id),
+    n: 0,
+    failures: 0,
+  };
+  const resync = async (): Promise<void> => {
+    state.files.clear();
+    for (const e of await core.ctx.memory.list())
+      if (e.kind === 'file') state.files.set(e.path, (await core.ctx.memory.read(e.path)).content);
+  };
+  await resync();
+  const faults = (globalThis as { __mnemoFsFaults?: FsFaults }).__mnemoFsFaults;
+  const ctx: OpContext = { client, fake, state, requests: [], diskTripped: () => faults?.tripped ?? false };
+
+  // Every conversation once: the API must accept the request its history builds.
+  if (core.ctx.settings.get().memoryWriteMode !== 'automatic')
+    await client.call('settings.set', { patch: { memoryWriteMode: 'automatic' } });
+  for (const c of found.conversations) {
+    const before = ctx.requests.length;
+    const failures = state.failures;
+    let ok = false;
+    let detail: string | undefined;
+    try {
+      await runOp(ctx, { kind: 'chat', conversationId: c.id, text: `check ${seed} ${c.id}` });
+      const sent = ctx.requests.slice(before);
+      ok = state.failures === failures && sent.length > 0 && sent.every((r) => r.status === 200);
+      if (!ok) {
+        const why = sent.map((r) => validateRequest(r.body, r.headers)?.message).find(Boolean);
+        detail = `requests answered ${JSON.stringify(sent.map((r) => r.status))}${why ? `: ${why}` : ''}`;
+      }
+    } catch (error) {
+      detail = (error as Error).message;
+    }
+    emit({ t: 'check', conversationId: c.id, ok, ...(detail ? { detail } : {}) });
+  }
+  const rejected = ctx.requests
+    .map((r) => validateRequest(r.body, r.headers)?.message)
+    .filter((m): m is string => m !== undefined);
+  emit({ t: 'checked', requests: ctx.requests.length, rejected });
+
+  const random = rng(seed ^ 0x5f3759df);
+  const diskBytes = process.env.MNEMO_FAULTS_DISK ? Number(process.env.MNEMO_FAULTS_DISK) : undefined;
+  const fillAt = diskBytes !== undefined && faults ? Math.floor(random() * 4) : -1;
+  emit({ t: 'go', full: fillAt >= 0 });
+  const workload = new Workload(seed);
+  let failuresWhileFull = 0;
+  for (let i = 0; ; i++) {
+    if (i === fillAt) {
+      faults!.arm(diskBytes!);
+      emit({ t: 'disk', full: true });
+    }
+    const op = workload.next(state);
+    const failedBefore = state.failures;
+    faults?.clearTripped();
+    try {
+      await runOp(ctx, op);
+    } catch (error) {
+      if (error instanceof Hang) {
+        emit({ t: 'fail', n: state.n, message: `HANG: ${error.message}`, full: ctx.diskTripped() });
+        process.exit(4);
+      }
+      throw error;
+    }
+    const tripped = faults?.tripped ?? false;
+    if (tripped || state.failures !== failedBefore) await resync().catch(() => undefined);
+    if (fillAt >= 0 && i >= fillAt && tripped && ++failuresWhileFull >= 3) {
+      faults!.disarm();
+      emit({ t: 'disk', full: false });
+      failuresWhileFull = -Infinity;
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Refused ? `refused: ${error.message}` : String((error as Error).stack);
+  process.stderr.write(`fault worker failed: ${message}\n`);
+  process.exit(3);
+});
