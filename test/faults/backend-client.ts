@@ -33,6 +33,7 @@ export const WAIT_MS = 30_000;
 export class BackendClient {
   private readonly dispatch;
   private readonly events: RunEvent[] = [];
+  private readonly seen = new Map<string, Set<RunEvent['type']>>();
   private readonly waiters: { pred: (e: RunEvent) => boolean; resolve: (e: RunEvent) => void }[] = [];
 
   constructor(
@@ -45,6 +46,9 @@ export class BackendClient {
       const e = payload as RunEvent;
       onEvent(e);
       this.events.push(e);
+      let types = this.seen.get(e.runId);
+      if (!types) this.seen.set(e.runId, (types = new Set()));
+      types.add(e.type);
       for (const w of [...this.waiters]) {
         if (w.pred(e)) {
           this.waiters.splice(this.waiters.indexOf(w), 1);
@@ -55,13 +59,13 @@ export class BackendClient {
   }
 
   async call<N extends InvokeName>(channel: N, payload: ReqIn<N>): Promise<ResOut<N>> {
-    const outcome = await this.dispatch({
-      sender: 'faults',
-      isAllowed: () => true,
-      channel,
-      payload,
-      ctx: { clientId: 'faults' },
-    });
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      this.dispatch({ sender: 'faults', isAllowed: () => true, channel, payload, ctx: { clientId: 'faults' } }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Hang(`${channel} did not answer within ${WAIT_MS / 1000} s`)), WAIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     if (!outcome.ok) throw new Refused(outcome.error.message, outcome.error.code);
     return outcome.value as ResOut<N>;
   }
@@ -84,6 +88,11 @@ export class BackendClient {
       };
       this.waiters.push(waiter);
     });
+  }
+
+  /** Whether an event of this type was seen for the run (before its end was collected). */
+  saw(runId: string, type: RunEvent['type']): boolean {
+    return this.seen.get(runId)?.has(type) ?? false;
   }
 
   /** Waits for the run's end; returns its status, its last error and the text of its final message. */

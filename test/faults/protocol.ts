@@ -36,7 +36,8 @@ export type Intent =
   | { kind: 'compact'; conversationId: string };
 
 export type Line =
-  | { t: 'ready'; ms: number }
+  /** ms: createCore and the conversation list; sinceStart: from the process's start (imports included). */
+  | { t: 'ready'; ms: number; sinceStart: number }
   | StateLine
   /** The check's continuation of one conversation: did the API accept its request? */
   | { t: 'check'; conversationId: string; ok: boolean; detail?: string }

@@ -23,6 +23,7 @@ export interface OpContext {
   state: WorkerState;
   /** The requests the fake received (its log is emptied with its queue after every operation). */
   requests: LoggedRequest[];
+  seed: number;
   /** Did the disk refuse a call since the operation started? */
   diskTripped(): boolean;
 }
@@ -122,7 +123,9 @@ async function writeMode(ctx: OpContext, mode: 'automatic' | 'ask'): Promise<voi
 async function send(ctx: OpContext, op: Op, conversationId: string | null, message: string): Promise<void> {
   const memoryOp = op.kind.startsWith('model-') || op.kind === 'review';
   const answer = `Answer ${message}.`;
-  if (memoryOp) ctx.fake.enqueue(toolUse({ name: 'memory', input: toolInput(op) }), text(answer));
+  // Ids unique across processes, as the API's are (each worker's fake starts counting anew).
+  const id = `toolu_w${ctx.seed}_${ctx.state.n + 1}`;
+  if (memoryOp) ctx.fake.enqueue(toolUse({ name: 'memory', input: toolInput(op), id }), text(answer));
   else ctx.fake.enqueue(text(answer));
   const sendN = intent(ctx, { kind: 'send', op: op.kind, conversationId, text: message });
   const memN = memoryOp
@@ -168,9 +171,10 @@ async function send(ctx: OpContext, op: Op, conversationId: string | null, messa
     if (result.type === 'tool.result' && (!result.isError || rejected)) {
       emit({ t: 'ack', n: memN });
       apply(ctx.state, op);
-    } else fail(ctx, memN, result.type === 'tool.result' ? result.result : 'the run ended before the tool ran');
+    } else if (result.type === 'tool.result') fail(ctx, memN, result.result);
   }
   const end = await ctx.client.finished(runId);
+  if (memoryOp && !ctx.client.saw(runId, 'tool.result')) fail(ctx, memN, end.error ?? `the run ended: ${end.status}`);
   resetFake(ctx);
   if (end.status === 'done') emit({ t: 'ack', n: sendN, conversationId: res.conversationId, answer: end.answer });
   else fail(ctx, sendN, end.error ?? end.status);
@@ -202,7 +206,17 @@ async function simple(ctx: OpContext, i: Intent, run: () => Promise<unknown>): P
   return true;
 }
 
+/** Runs one operation; a refusal outside any change (a settings write) is reported without an intent. */
 export async function runOp(ctx: OpContext, op: Op): Promise<void> {
+  try {
+    await runOpUnguarded(ctx, op);
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    fail(ctx, 0, error.message);
+  }
+}
+
+async function runOpUnguarded(ctx: OpContext, op: Op): Promise<void> {
   const { client, state } = ctx;
   switch (op.kind) {
     case 'chat-new':

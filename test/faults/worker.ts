@@ -69,7 +69,8 @@ async function main(): Promise<void> {
     if (e.type === 'tool.call' || e.type === 'message.done') emit({ t: 'mark', what: e.type });
   });
   const list = await client.call('conversations.list', {});
-  emit({ t: 'ready', ms: Math.round(performance.now() - started) });
+  // performance.now() counts from the process's start: module loading included.
+  emit({ t: 'ready', ms: Math.round(performance.now() - started), sinceStart: Math.round(performance.now()) });
 
   const found = await snapshot(client, dataDir!);
   emit(found);
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   };
   await resync();
   const faults = (globalThis as { __mnemoFsFaults?: FsFaults }).__mnemoFsFaults;
-  const ctx: OpContext = { client, fake, state, requests: [], diskTripped: () => faults?.tripped ?? false };
+  const ctx: OpContext = { client, fake, state, seed, requests: [], diskTripped: () => faults?.tripped ?? false };
 
   // Every conversation once: the API must accept the request its history builds.
   if (core.ctx.settings.get().memoryWriteMode !== 'automatic')
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
 
   const random = rng(seed ^ 0x5f3759df);
   const diskBytes = process.env.MNEMO_FAULTS_DISK ? Number(process.env.MNEMO_FAULTS_DISK) : undefined;
-  const fillAt = diskBytes !== undefined && faults ? Math.floor(random() * 4) : -1;
+  let fillAt = diskBytes !== undefined && faults ? Math.floor(random() * 4) : -1;
   emit({ t: 'go', full: fillAt >= 0 });
   const workload = new Workload(seed);
   let failuresWhileFull = 0;
@@ -139,10 +140,12 @@ async function main(): Promise<void> {
     }
     const tripped = faults?.tripped ?? false;
     if (tripped || state.failures !== failedBefore) await resync().catch(() => undefined);
-    if (fillAt >= 0 && i >= fillAt && tripped && ++failuresWhileFull >= 3) {
+    // The user frees some space after three refusals (or a dozen operations that fit).
+    if (fillAt >= 0 && i >= fillAt && ((tripped && ++failuresWhileFull >= 3) || i - fillAt >= 12)) {
       faults!.disarm();
       emit({ t: 'disk', full: false });
-      failuresWhileFull = -Infinity;
+      failuresWhileFull = 0;
+      fillAt = -Infinity;
     }
   }
 }
