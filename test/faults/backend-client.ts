@@ -61,9 +61,18 @@ export class BackendClient {
   async call<N extends InvokeName>(channel: N, payload: ReqIn<N>): Promise<ResOut<N>> {
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
-      this.dispatch({ sender: 'faults', isAllowed: () => true, channel, payload, ctx: { clientId: 'faults' } }),
+      this.dispatch({
+        sender: 'faults',
+        isAllowed: () => true,
+        channel,
+        payload,
+        ctx: { clientId: 'faults' },
+      }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Hang(`${channel} did not answer within ${WAIT_MS / 1000} s`)), WAIT_MS);
+        timer = setTimeout(
+          () => reject(new Hang(`${channel} did not answer within ${WAIT_MS / 1000} s`)),
+          WAIT_MS,
+        );
       }),
     ]).finally(() => clearTimeout(timer));
     if (!outcome.ok) throw new Refused(outcome.error.message, outcome.error.code);
@@ -100,8 +109,7 @@ export class BackendClient {
     const end = await this.waitFor((e) => e.runId === runId && e.type === 'run.finished', 'end of the run');
     const mine = this.events.filter((e) => e.runId === runId);
     const error = mine.filter((e) => e.type === 'run.error').at(-1) as
-      | Extract<RunEvent, { type: 'run.error' }>
-      | undefined;
+      Extract<RunEvent, { type: 'run.error' }> | undefined;
     const texts = new Map<string, string>();
     let last = '';
     for (const e of mine) {
@@ -111,7 +119,8 @@ export class BackendClient {
       }
     }
     // Events of finished runs are not needed again.
-    for (let i = this.events.length - 1; i >= 0; i--) if (this.events[i]!.runId === runId) this.events.splice(i, 1);
+    for (let i = this.events.length - 1; i >= 0; i--)
+      if (this.events[i]!.runId === runId) this.events.splice(i, 1);
     return {
       status: (end as Extract<RunEvent, { type: 'run.finished' }>).status,
       error: error ? `${error.kind}: ${error.message}` : undefined,

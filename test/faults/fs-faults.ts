@@ -5,6 +5,7 @@
 // ENOSPC until the layer is disarmed (the user freed some space). Writes elsewhere (stdout, pipes) pass.
 //
 // The worker arms it through globalThis.__mnemoFsFaults, so the startup checks run on a healthy disk.
+import type * as NodeFs from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import * as path from 'node:path';
 
@@ -18,7 +19,7 @@ export interface FsFaults {
 }
 
 // The CommonJS object: its properties are what node:fs's named exports are synced from.
-const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+const fs = createRequire(import.meta.url)('node:fs') as typeof NodeFs;
 const root = process.env.MNEMO_FAULT_DIR ? path.resolve(process.env.MNEMO_FAULT_DIR) : undefined;
 let budget = Infinity;
 let tripped = false;

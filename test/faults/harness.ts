@@ -12,9 +12,11 @@ import { Expectations } from './invariants.js';
 import { parseLine, type Line } from './protocol.js';
 import { rng } from './workload.js';
 
+// The workers always run from dist/, whether this file runs from there or from source (vitest).
 const here = path.dirname(fileURLToPath(import.meta.url));
-const WORKER = path.join(here, 'worker.js');
-const FS_FAULTS = path.join(here, 'fs-faults.js');
+const root = path.resolve(here, here.split(path.sep).includes('dist') ? '../../..' : '../..');
+const WORKER = path.join(root, 'dist/test/faults/worker.js');
+const FS_FAULTS = path.join(root, 'dist/test/faults/fs-faults.js');
 /** A round that does not reach its kill within this long is a hang. */
 const ROUND_MS = 90_000;
 
@@ -49,7 +51,12 @@ interface RoundPlan {
 
 function plan(seed: number, disk: boolean): RoundPlan {
   const r = rng(seed);
-  if (disk) return { atLine: 2 + Math.floor(r() * 10), delayMs: Math.floor(r() * 5), diskBytes: Math.floor(r() ** 2 * 96_000) };
+  if (disk)
+    return {
+      atLine: 2 + Math.floor(r() * 10),
+      delayMs: Math.floor(r() * 5),
+      diskBytes: Math.floor(r() ** 2 * 96_000),
+    };
   if (r() < 0.5) return { atLine: 1 + Math.floor(r() * 14), delayMs: Math.floor(r() * 6) };
   return { delayMs: 10 + Math.floor(r() * 500) };
 }
@@ -122,14 +129,18 @@ function round(
     child.on('exit', (code, signal) => {
       clearTimeout(watchdog);
       if (signal !== 'SIGKILL' || !result.killed)
-        expect.record('crash', `${name}: the process ended by itself (code ${code}, ${signal}): ${stderr.trim().slice(-1500)}`);
+        expect.record(
+          'crash',
+          `${name}: the process ended by itself (code ${code}, ${signal}): ${stderr.trim().slice(-1500)}`,
+        );
       resolve(result);
     });
   });
 }
 
 export async function runFaults(options: FaultRunOptions): Promise<FaultRunResult> {
-  if (!existsSync(WORKER)) throw new Error('dist/test/faults/worker.js is missing: run `npm run build` first.');
+  if (!existsSync(WORKER))
+    throw new Error('dist/test/faults/worker.js is missing: run `npm run build` first.');
   const log = options.log ?? (() => undefined);
   const diskEvery = options.diskEvery ?? 4;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'mnemo-faults-'));
@@ -159,7 +170,9 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     }
   }
   const bricked = new Set(
-    expectations.violations.filter((v) => v.kind === 'bricked').map((v) => /conversation (\S+):/.exec(v.detail)?.[1]),
+    expectations.violations
+      .filter((v) => v.kind === 'bricked')
+      .map((v) => /conversation (\S+):/.exec(v.detail)?.[1]),
   ).size;
   const summary = [
     `${kills} kills, ${bricked} bricked conversations, ${expectations.count('torn')} torn files, ${expectations.count('lost')} lost acknowledged writes`,

@@ -96,12 +96,16 @@ export class Expectations {
     const i = this.pending.get(line.n);
     this.pending.delete(line.n);
     if (line.message.startsWith('HANG:')) this.violate('hang', line.message);
-    if (/\n\s+at |\.[cm]?[jt]s:\d+/.test(line.message) || this.hostPaths.some((p) => line.message.includes(p)))
+    if (
+      /\n\s+at |\.[cm]?[jt]s:\d+/.test(line.message) ||
+      this.hostPaths.some((p) => line.message.includes(p))
+    )
       this.violate('unclear', `a stack or a host path reached the user: ${line.message.slice(0, 300)}`);
     else if (line.full && !DISK_WORDS.test(line.message))
       this.violate('unclear', `a full disk failed ${describe(i)} with "${line.message.slice(0, 200)}"`);
     if (!i) return;
-    if (i.kind === 'memory') for (const p of i.paths) this.file(p.path).allowed = new Set([this.file(p.path).acked]);
+    if (i.kind === 'memory')
+      for (const p of i.paths) this.file(p.path).allowed = new Set([this.file(p.path).acked]);
     else if (i.kind === 'rename-conversation') {
       const c = this.conversation(i.conversationId);
       c.titles = c.ackedTitle === null ? null : new Set([c.ackedTitle]);
@@ -118,14 +122,19 @@ export class Expectations {
         const was = [...f.allowed].map(short).join(' or ');
         if (state === null || f.past.has(state))
           this.violate('lost', `${round}: ${path} holds ${short(state)}, acknowledged as ${was}`);
-        else this.violate('torn', `${round}: ${path} holds ${short(state)}, a version nobody wrote (expected ${was})`);
+        else
+          this.violate(
+            'torn',
+            `${round}: ${path} holds ${short(state)}, a version nobody wrote (expected ${was})`,
+          );
       }
       f.acked = state;
       f.allowed = new Set([state]);
       f.past.add(state);
     }
     for (const m of found.journalMismatch) this.violate('torn', `${round}: ${m.path}: ${m.detail}`);
-    for (const t of found.temps) this.violate('torn', `${round}: a temp file is left in the memory folder: ${t}`);
+    for (const t of found.temps)
+      this.violate('torn', `${round}: a temp file is left in the memory folder: ${t}`);
 
     const seen = new Map(found.conversations.map((c) => [c.id, c]));
     for (const id of seen.keys()) this.conversation(id);
@@ -146,11 +155,16 @@ export class Expectations {
     }
     if (c.deleted) this.violate('lost', `${round}: deleted conversation ${id} is back`);
     if (c.titles && !c.titles.has(found.title))
-      this.violate('lost', `${round}: conversation ${id} is titled "${found.title}", acknowledged "${c.ackedTitle}"`);
+      this.violate(
+        'lost',
+        `${round}: conversation ${id} is titled "${found.title}", acknowledged "${c.ackedTitle}"`,
+      );
     for (const t of c.userTexts)
-      if (!found.userTexts.includes(t)) this.violate('lost', `${round}: conversation ${id} lost the message "${t}"`);
+      if (!found.userTexts.includes(t))
+        this.violate('lost', `${round}: conversation ${id} lost the message "${t}"`);
     for (const a of c.answers)
-      if (!found.assistantTexts.includes(a)) this.violate('lost', `${round}: conversation ${id} lost the answer "${a}"`);
+      if (!found.assistantTexts.includes(a))
+        this.violate('lost', `${round}: conversation ${id} lost the answer "${a}"`);
     c.deleted = false;
     c.maybeDeleted = false;
     c.titles = new Set([found.title]);

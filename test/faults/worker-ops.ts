@@ -2,7 +2,7 @@
 // the parent knows which states each path and conversation may hold if the process dies in between.
 import { createHash } from 'node:crypto';
 import { text, toolUse, type FakeAnthropic, type LoggedRequest } from '../fixtures/fake-anthropic/index.js';
-import { BackendClient, Hang, Refused } from './backend-client.js';
+import { type BackendClient, Hang, Refused } from './backend-client.js';
 import { emit, type FileState, type Intent } from './protocol.js';
 import type { Op } from './workload.js';
 
@@ -174,9 +174,11 @@ async function send(ctx: OpContext, op: Op, conversationId: string | null, messa
     } else if (result.type === 'tool.result') fail(ctx, memN, result.result);
   }
   const end = await ctx.client.finished(runId);
-  if (memoryOp && !ctx.client.saw(runId, 'tool.result')) fail(ctx, memN, end.error ?? `the run ended: ${end.status}`);
+  if (memoryOp && !ctx.client.saw(runId, 'tool.result'))
+    fail(ctx, memN, end.error ?? `the run ended: ${end.status}`);
   resetFake(ctx);
-  if (end.status === 'done') emit({ t: 'ack', n: sendN, conversationId: res.conversationId, answer: end.answer });
+  if (end.status === 'done')
+    emit({ t: 'ack', n: sendN, conversationId: res.conversationId, answer: end.answer });
   else fail(ctx, sendN, end.error ?? end.status);
 }
 
@@ -260,14 +262,18 @@ async function runOpUnguarded(ctx: OpContext, op: Op): Promise<void> {
       return;
     }
     case 'rename-conversation':
-      await simple(ctx, { kind: 'rename-conversation', conversationId: op.conversationId, title: op.title }, () =>
-        client.call('conversations.rename', { id: op.conversationId, title: op.title }),
+      await simple(
+        ctx,
+        { kind: 'rename-conversation', conversationId: op.conversationId, title: op.title },
+        () => client.call('conversations.rename', { id: op.conversationId, title: op.title }),
       );
       return;
     case 'delete-conversation':
-      if (await simple(ctx, { kind: 'delete-conversation', conversationId: op.conversationId }, () =>
-        client.call('conversations.delete', { id: op.conversationId }),
-      ))
+      if (
+        await simple(ctx, { kind: 'delete-conversation', conversationId: op.conversationId }, () =>
+          client.call('conversations.delete', { id: op.conversationId }),
+        )
+      )
         state.conversations.splice(state.conversations.indexOf(op.conversationId), 1);
       return;
   }

@@ -51,7 +51,13 @@ async function snapshot(client: BackendClient, dataDir: string): Promise<StateLi
       assistantTexts: items.flatMap((i) => (i.kind === 'assistant' ? [i.text] : [])),
     });
   }
-  return { t: 'state', files, journalMismatch, temps: hiddenNames(path.join(dataDir, 'memories')), conversations };
+  return {
+    t: 'state',
+    files,
+    journalMismatch,
+    temps: hiddenNames(path.join(dataDir, 'memories')),
+    conversations,
+  };
 }
 
 async function main(): Promise<void> {
@@ -70,7 +76,11 @@ async function main(): Promise<void> {
   });
   const list = await client.call('conversations.list', {});
   // performance.now() counts from the process's start: module loading included.
-  emit({ t: 'ready', ms: Math.round(performance.now() - started), sinceStart: Math.round(performance.now()) });
+  emit({
+    t: 'ready',
+    ms: Math.round(performance.now() - started),
+    sinceStart: Math.round(performance.now()),
+  });
 
   const found = await snapshot(client, dataDir!);
   emit(found);
@@ -87,7 +97,14 @@ async function main(): Promise<void> {
   };
   await resync();
   const faults = (globalThis as { __mnemoFsFaults?: FsFaults }).__mnemoFsFaults;
-  const ctx: OpContext = { client, fake, state, seed, requests: [], diskTripped: () => faults?.tripped ?? false };
+  const ctx: OpContext = {
+    client,
+    fake,
+    state,
+    seed,
+    requests: [],
+    diskTripped: () => faults?.tripped ?? false,
+  };
 
   // Every conversation once: the API must accept the request its history builds.
   if (core.ctx.settings.get().memoryWriteMode !== 'automatic')

@@ -83,7 +83,12 @@ export class Workload {
     if (r < 8 || convs.length === 0) return { kind: 'chat-new', text };
     if (r < 18) return { kind: 'chat', conversationId: this.pick(convs), text };
     if (r < 32 && free.length > 0)
-      return { kind: 'model-create', conversationId: conv(), path: this.pick(free), content: this.content('model') };
+      return {
+        kind: 'model-create',
+        conversationId: conv(),
+        path: this.pick(free),
+        content: this.content('model'),
+      };
     if (r < 40 && files.length > 0) {
       const path = this.pick(files);
       const marker = /- marker (m\S+)/.exec(known.files.get(path)!)?.[1];
@@ -92,9 +97,15 @@ export class Workload {
         return { kind: 'model-replace', conversationId: conv(), path, oldStr: marker, newStr };
       }
     }
-    if (r < 44 && files.length > 2) return { kind: 'model-delete', conversationId: conv(), path: this.pick(files) };
+    if (r < 44 && files.length > 2)
+      return { kind: 'model-delete', conversationId: conv(), path: this.pick(files) };
     if (r < 48 && files.length > 0 && free.length > 0)
-      return { kind: 'model-rename', conversationId: conv(), path: this.pick(files), newPath: this.pick(free) };
+      return {
+        kind: 'model-rename',
+        conversationId: conv(),
+        path: this.pick(files),
+        newPath: this.pick(free),
+      };
     if (r < 62) {
       const path = this.random() < 0.7 && files.length > 0 ? this.pick(files) : this.pick(PATHS);
       return { kind: 'panel-write', path, content: this.content('user') };
@@ -114,9 +125,9 @@ export class Workload {
       };
     }
     if (r < 87) return { kind: 'compact', conversationId: this.pick(convs) };
-    if (r < 93) return { kind: 'rename-conversation', conversationId: this.pick(convs), title: `Title ${text}` };
-    if (convs.length > 2 && r < 96)
-      return { kind: 'delete-conversation', conversationId: this.pick(convs) };
+    if (r < 93)
+      return { kind: 'rename-conversation', conversationId: this.pick(convs), title: `Title ${text}` };
+    if (convs.length > 2 && r < 96) return { kind: 'delete-conversation', conversationId: this.pick(convs) };
     return { kind: 'chat', conversationId: this.pick(convs), text };
   }
 }
