@@ -47,6 +47,8 @@ const STALE_MS = 5000;
 const IDLE_MS = 10;
 const MAX_HOLD_MS = 100;
 const COOLDOWN_MS = 15;
+/** Waits for a lock held by another process: up to about 2.5 minutes (the lock goes stale after 5 s). */
+const LOCK_ATTEMPTS = 5000;
 
 /** The data folder's memory lock, shared by every process that opens the same data folder. */
 export class ProcessLock {
@@ -101,18 +103,7 @@ export class ProcessLock {
       if (!this.release) {
         const wait = this.cooldownUntil - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        this.release = await lockfile.lock(this.journalDir, {
-          lockfilePath: this.lockDir,
-          realpath: false,
-          stale: STALE_MS,
-          retries: { retries: 5000, factor: 1.3, minTimeout: 2, maxTimeout: 30, randomize: true },
-          onCompromised: () => {
-            // Another process judged our lock stale (we were blocked for > 5 s) and took it; drop ours
-            // and take it again for the next change, with a fresh catch-up of the journal.
-            this.compromised = true;
-            this.release = undefined;
-          },
-        });
+        this.release = await this.acquire();
         this.heldSince = Date.now();
         fresh = true;
         // Beside the lock, not inside: proper-lockfile watches the lock folder's mtime.
@@ -140,6 +131,35 @@ export class ProcessLock {
     const tmp = `${this.pidFile}.${process.pid}`;
     await fsp.writeFile(tmp, `${owner.pid} ${owner.ino} ${owner.birth}`);
     await fsp.rename(tmp, this.pidFile);
+  }
+
+  /**
+   * Takes the lock, waiting while another process holds it. Only "held by someone else" is worth waiting
+   * for: any other failure (a full disk refusing the lock's folder, a read-only data folder) is thrown at
+   * once, where proper-lockfile's own retries would repeat it 5,000 times (minutes of a frozen change).
+   */
+  private async acquire(): Promise<() => Promise<void>> {
+    let delay = 2;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await lockfile.lock(this.journalDir, {
+          lockfilePath: this.lockDir,
+          realpath: false,
+          stale: STALE_MS,
+          retries: 0,
+          onCompromised: () => {
+            // Another process judged our lock stale (we were blocked for > 5 s) and took it; drop ours
+            // and take it again for the next change, with a fresh catch-up of the journal.
+            this.compromised = true;
+            this.release = undefined;
+          },
+        });
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'ELOCKED' || attempt >= LOCK_ATTEMPTS) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay * (1 + Math.random())));
+      delay = Math.min(delay * 1.3, 30);
+    }
   }
 
   /**

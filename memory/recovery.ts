@@ -33,6 +33,10 @@ async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
       const node = store.tree.remove(segs);
       if (node) store.tree.set(dst, node);
       store.noteDirty(dirHost);
+    } else if (!store.tree.get(segs) && !store.tree.get(dst) && r.after) {
+      // Neither name holds it (the file's create was lost with the page cache too): the journal has it.
+      const bytes = await store.wal.blob(r.after);
+      if (bytes) await store.put({ path: r.newPath, segments: dst }, bytes, r.after);
     }
     return;
   }
@@ -49,6 +53,27 @@ async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
   if (bytes) await store.put({ path: r.path, segments: segs }, bytes, r.after);
 }
 
+const touched = (r: JournalRecord): string[] => (r.newPath ? [r.path, r.newPath] : [r.path]);
+
+/** What a change leaves at `p`: a rename leaves no file at its source and the content at its destination. */
+const stateAfter = (r: JournalRecord, p: string): string | null =>
+  r.newPath && p === r.path ? null : r.after;
+
+/**
+ * For each path, the index of the last unsettled change whose result at that path is what the disk shows:
+ * the changes to the path before it were applied, even where the path looks untouched now (a file created
+ * and then renamed away shows "no file", which must not be taken for a create that never happened: redoing
+ * it brought back the source of an acknowledged rename).
+ */
+function lastShown(store: MemoryStore, records: JournalRecord[]): Map<string, number> {
+  const last = new Map<string, number>();
+  records.forEach((r, i) => {
+    if (r.actor === 'external') return;
+    for (const p of touched(r)) if (hashAt(store, p) === stateAfter(r, p)) last.set(p, i);
+  });
+  return last;
+}
+
 export async function recoverAtStartup(store: MemoryStore, state: SavedState): Promise<void> {
   for (const f of store.tree.files()) {
     const s = state.files[joinModel(f.segments)];
@@ -56,7 +81,12 @@ export async function recoverAtStartup(store: MemoryStore, state: SavedState): P
   }
   await rehashUnknown(store);
 
-  for (const r of store.wal.entries.slice(store.wal.unsettledFrom)) await redo(store, r);
+  const unsettled = store.wal.entries.slice(store.wal.unsettledFrom);
+  const shown = lastShown(store, unsettled);
+  for (const [i, r] of unsettled.entries()) {
+    if (touched(r).some((p) => (shown.get(p) ?? -1) > i)) continue;
+    await redo(store, r);
+  }
 
   const expected = new Map<string, string | null>();
   for (const r of store.wal.entries) {
