@@ -22,6 +22,7 @@ import { now } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
 import { throttle } from '../throttle.js';
+import { diskMessage } from '../disk-errors.js';
 
 /** The least time between two conversations.changed events (the sidebar's list). */
 const LIST_INTERVAL_MS = 250;
@@ -245,7 +246,7 @@ export class Agent {
         const failure =
           error instanceof ContractError
             ? error.message
-            : 'Something went wrong inside Mnemo. Retry, or see the log.';
+            : (diskMessage(error) ?? 'Something went wrong inside Mnemo. Retry, or see the log.');
         run.emit({ type: 'run.error', kind: 'internal', message: failure, retryable: true });
       } finally {
         try {

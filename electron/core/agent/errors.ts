@@ -8,6 +8,7 @@ import {
 } from '@anthropic-ai/sdk';
 import type { z } from 'zod';
 import type { errorKind } from '../../../shared/channels/chat.js';
+import { diskMessage } from '../disk-errors.js';
 
 export type ErrorKind = z.infer<typeof errorKind>;
 
@@ -108,7 +109,7 @@ export function classifyError(error: unknown): RunFailure {
   }
   return {
     kind: 'internal',
-    message: 'Something went wrong inside Mnemo. Retry, or see the log.',
+    message: diskMessage(error) ?? 'Something went wrong inside Mnemo. Retry, or see the log.',
     retryable: true,
   };
 }

@@ -16,6 +16,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
+import { diskMessage } from '../disk-errors.js';
 
 const datasyncFd = promisify(fdatasync);
 const closeFd = promisify(close);
@@ -288,8 +289,13 @@ export class JsonlWriter {
   }
 
   private fail(error: unknown): Error {
-    this.failed = new Error(
-      `The conversation could not be saved (${(error as NodeJS.ErrnoException).code ?? 'I/O error'}).`,
+    const code = (error as NodeJS.ErrnoException).code;
+    this.failed = Object.assign(
+      new Error(
+        diskMessage(error, 'the conversation') ??
+          `The conversation could not be saved (${code ?? 'I/O error'}).`,
+      ),
+      { code },
     );
     return this.failed;
   }

@@ -12,6 +12,7 @@ import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/ind
 import type { EventPayload, Handlers, ResOut } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
+import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
 
 type Domain = Pick<
@@ -58,6 +59,8 @@ export function toContractError(error: unknown, ctx: Pick<CoreContext, 'log'>): 
   }
   if (error instanceof ArchiveError) return new ContractError('invalid_request', error.message);
   if (error instanceof ImportTokenError) return new ContractError('not_found', error.message);
+  const disk = diskMessage(error);
+  if (disk) return new ContractError('unavailable', disk);
   ctx.log.error('memory handler failed', { error });
   return new ContractError(
     'internal',

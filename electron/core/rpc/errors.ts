@@ -2,6 +2,7 @@
 // contract: a code and a message a person can act on, never a stack or an absolute host path.
 import type { z } from 'zod';
 import { ContractError, errorCodes, type ContractErrorData } from '../../../shared/errors.js';
+import { diskCondition, diskMessage } from '../disk-errors.js';
 import type { RpcLogger as Logger } from './logger.js';
 import { scrubHostPaths, stripStack } from './scrub.js';
 
@@ -42,6 +43,11 @@ export function toErrorData(thrown: unknown, log: Logger, channel: string): Cont
   if (thrown instanceof ContractError && (errorCodes as readonly string[]).includes(thrown.code)) {
     const data = thrown.toData();
     return { ...data, message: clean(data.message) };
+  }
+  const disk = diskMessage(thrown);
+  if (disk) {
+    log.warn('handler failed: disk', { channel, code: diskCondition(thrown) });
+    return { code: 'unavailable', message: disk };
   }
   log.error('handler failed', {
     channel,
