@@ -39,9 +39,12 @@ function intent(ctx: OpContext, i: Intent): number {
   return n;
 }
 
+/** Refusals that have nothing to do with the disk, even when a background write hit the full disk meanwhile. */
+const NOT_THE_DISK = /nothing new to compact|nothing to compact/i;
+
 function fail(ctx: OpContext, n: number, message: string): void {
   ctx.state.failures += 1;
-  emit({ t: 'fail', n, message, full: ctx.diskTripped() });
+  emit({ t: 'fail', n, message, full: ctx.diskTripped() && !NOT_THE_DISK.test(message) });
 }
 
 /** What a model memory command does to the files, as the worker computes it. */
