@@ -28,6 +28,19 @@ export interface JournalRecord {
   revertOf?: string;
 }
 
+/**
+ * Writes every byte: on a filling disk a write is cut short (and only the next one fails with ENOSPC), and
+ * a short write taken for a whole one left half a line in the middle of the journal.
+ */
+async function writeAll(handle: fsp.FileHandle, data: Buffer): Promise<void> {
+  for (let done = 0; done < data.length;) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done);
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
+
 const DSYNC = (constants as { O_DSYNC?: number }).O_DSYNC ?? 0;
 const BLOB_PREFIX = '{"t":"b","h":"';
 const NL = 0x0a;
@@ -43,6 +56,8 @@ export class Journal {
   private ino = 0;
   private appendFd: fsp.FileHandle | undefined;
   private readFd: fsp.FileHandle | undefined;
+  /** The last append, while it is the journal's tail: where it starts, its records and its new blobs. */
+  private last: { start: number; end: number; ids: string[]; blobs: string[] } | undefined;
 
   /**
    * `syncChanged` makes the changes journaled so far durable in the folders they touched (fsync of the
@@ -89,6 +104,7 @@ export class Journal {
     this.blobs.clear();
     this.unsettledFrom = 0;
     this.size = 0;
+    this.last = undefined;
     this.ino = st.ino;
     const good = this.ingest(buf, 0);
     if (good < buf.length && repair) await this.appendFd!.truncate(good);
@@ -196,7 +212,7 @@ export class Journal {
     for (const r of records) parts.push(JSON.stringify({ t: 'e', ...r }), '\n');
     const data = Buffer.from(parts.join(''), 'utf8');
     try {
-      await this.appendFd!.write(data);
+      await writeAll(this.appendFd!, data);
       if (!DSYNC) await this.appendFd!.datasync();
     } catch (err) {
       // Never leave half a record for the next append to glue onto.
@@ -204,6 +220,12 @@ export class Journal {
       throw err;
     }
     for (const b of newBlobs) this.blobs.set(b.hash, { off: this.size + b.rel, len: b.len });
+    this.last = {
+      start: this.size,
+      end: this.size + data.length,
+      ids: records.map((r) => r.id),
+      blobs: newBlobs.map((b) => b.hash),
+    };
     this.size += data.length;
     for (const r of records) {
       this.entries.push(r);
@@ -217,10 +239,32 @@ export class Journal {
    */
   async cancel(ids: readonly string[]): Promise<void> {
     const data = Buffer.from(JSON.stringify({ t: 'x', ids }) + '\n');
-    await this.appendFd!.write(data);
-    await this.appendFd!.datasync();
+    try {
+      await writeAll(this.appendFd!, data);
+      await this.appendFd!.datasync();
+    } catch (error) {
+      // A full disk refuses the cancel line too. If these records are the journal's last lines, cut them
+      // off instead (a truncate needs no space): recovery must not redo a change reported as failed.
+      if (!(await this.cutLast(ids))) throw error;
+      return;
+    }
     this.size += data.length;
     this.dropIds(ids);
+  }
+
+  private async cutLast(ids: readonly string[]): Promise<boolean> {
+    const last = this.last;
+    if (!last || last.end !== this.size || (await this.appendFd!.stat()).size !== this.size) return false;
+    if (last.ids.length !== ids.length || !last.ids.every((id, i) => id === ids[i])) return false;
+    await this.appendFd!.truncate(last.start);
+    this.size = last.start;
+    for (const h of last.blobs) this.blobs.delete(h);
+    this.last = undefined;
+    this.dropIds(ids);
+    // Best effort: should the cut be lost with a power cut, recovery finds the rename undone and the temp
+    // file deleted, and redoes the change the caller was told failed; there is no better way left.
+    await this.appendFd!.datasync().catch(() => undefined);
+    return true;
   }
 
   private dropIds(ids: readonly string[]): void {
@@ -236,7 +280,13 @@ export class Journal {
     await this.syncChanged();
     if (this.unsettledFrom === this.entries.length) return;
     const data = Buffer.from('{"t":"c"}\n');
-    await this.appendFd!.write(data);
+    try {
+      await writeAll(this.appendFd!, data);
+    } catch (error) {
+      await this.appendFd!.truncate(this.size).catch(() => undefined);
+      throw error;
+    }
+    this.last = undefined;
     this.size += data.length;
     this.unsettledFrom = this.entries.length;
   }

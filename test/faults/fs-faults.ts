@@ -93,8 +93,10 @@ for (const name of ['closeSync', 'close']) {
 wrap(target, 'writeSync', (orig) => (fd: number, data: unknown, ...rest: unknown[]) => {
   if (!watched.has(fd) || budget === Infinity) return orig(fd, data, ...rest);
   if (typeof data === 'string') {
-    take(byteLength(data), 'write');
-    return orig(fd, data, ...rest);
+    // write(fd, string, position?, encoding?): as bytes, so the write can be cut short like any other.
+    const bytes = Buffer.from(data, typeof rest[1] === 'string' ? (rest[1] as BufferEncoding) : 'utf8');
+    const position = typeof rest[0] === 'number' ? rest[0] : null;
+    return orig(fd, bytes, 0, take(bytes.length, 'write'), position);
   }
   const view = data as NodeJS.ArrayBufferView;
   const offset = typeof rest[0] === 'number' ? rest[0] : 0;
@@ -110,7 +112,8 @@ wrap(target, 'write', (orig) => (fd: number, ...args: unknown[]) => {
   if (watched.has(fd)) take(byteLength(args[0]), 'write');
   return orig(fd, ...args);
 });
-for (const name of ['writevSync', 'fdatasyncSync', 'fsyncSync', 'ftruncateSync']) {
+// (Truncating frees space: it never fails for want of it.)
+for (const name of ['writevSync', 'fdatasyncSync', 'fsyncSync']) {
   wrap(target, name, (orig) => (fd: number, ...rest: unknown[]) => {
     if (watched.has(fd)) {
       if (full()) throw enospc(name.replace(/Sync$/, ''));
@@ -169,16 +172,24 @@ for (const name of ['writeFile', 'appendFile', 'mkdir', 'rename', 'copyFile']) {
 wrap(promises, 'open', (orig) => async (p: unknown, ...rest: unknown[]) => {
   const handle = (await orig(p, ...rest)) as Record<string, AnyFn>;
   if (!under(p)) return handle;
-  for (const name of ['write', 'writev', 'writeFile', 'appendFile', 'sync', 'datasync', 'truncate']) {
+  for (const name of ['write', 'writev', 'writeFile', 'appendFile', 'sync', 'datasync']) {
     wrap(handle, name, (m) => async (...args: unknown[]) => {
       if (full()) throw enospc(name);
+      if (name === 'write' && typeof args[0] === 'string' && budget !== Infinity) {
+        const bytes = Buffer.from(
+          args[0],
+          typeof args[2] === 'string' ? (args[2] as BufferEncoding) : 'utf8',
+        );
+        const position = typeof args[1] === 'number' ? args[1] : null;
+        return m(bytes, 0, take(bytes.length, 'write'), position);
+      }
       if (name === 'write' && ArrayBuffer.isView(args[0]) && budget !== Infinity) {
         const view = args[0];
         const offset = typeof args[1] === 'number' ? args[1] : 0;
         const length = typeof args[2] === 'number' ? args[2] : view.byteLength - offset;
         return m(view, offset, take(length, 'write'), ...args.slice(3));
       }
-      if (name !== 'sync' && name !== 'datasync' && name !== 'truncate') take(byteLength(args[0]), name);
+      if (name !== 'sync' && name !== 'datasync') take(byteLength(args[0]), name);
       return m(...args);
     });
   }
