@@ -28,7 +28,8 @@ export class Refused extends Error {
 /** Nothing happened for too long: the app hangs. */
 export class Hang extends Error {}
 
-export const WAIT_MS = 30_000;
+/** Generous: a loaded two-core machine must never pass for a hang. */
+export const WAIT_MS = 45_000;
 
 export class BackendClient {
   private readonly dispatch;
