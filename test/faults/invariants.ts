@@ -19,8 +19,11 @@ interface FileExpect {
 interface ConversationExpect {
   deleted: boolean;
   maybeDeleted: boolean;
+  /** Titles it may have (null: any; the app titles a conversation from its first message). */
   titles: Set<string> | null;
   ackedTitle: string | null;
+  /** The title was set by an acknowledged rename: from then on it is held to it. */
+  renamed: boolean;
   userTexts: string[];
   answers: string[];
 }
@@ -48,7 +51,15 @@ export class Expectations {
   private conversation(id: string): ConversationExpect {
     let c = this.conversations.get(id);
     if (!c) {
-      c = { deleted: false, maybeDeleted: false, titles: null, ackedTitle: null, userTexts: [], answers: [] };
+      c = {
+        deleted: false,
+        maybeDeleted: false,
+        titles: null,
+        ackedTitle: null,
+        renamed: false,
+        userTexts: [],
+        answers: [],
+      };
       this.conversations.set(id, c);
     }
     return c;
@@ -89,6 +100,7 @@ export class Expectations {
       const c = this.conversation(i.conversationId);
       c.ackedTitle = i.title;
       c.titles = new Set([i.title]);
+      c.renamed = true;
     } else if (i.kind === 'delete-conversation') this.conversation(i.conversationId).deleted = true;
   }
 
@@ -108,7 +120,7 @@ export class Expectations {
       for (const p of i.paths) this.file(p.path).allowed = new Set([this.file(p.path).acked]);
     else if (i.kind === 'rename-conversation') {
       const c = this.conversation(i.conversationId);
-      c.titles = c.ackedTitle === null ? null : new Set([c.ackedTitle]);
+      c.titles = c.renamed && c.ackedTitle !== null ? new Set([c.ackedTitle]) : null;
     } else if (i.kind === 'delete-conversation') this.conversation(i.conversationId).maybeDeleted = false;
   }
 
@@ -167,7 +179,7 @@ export class Expectations {
         this.violate('lost', `${round}: conversation ${id} lost the answer "${a}"`);
     c.deleted = false;
     c.maybeDeleted = false;
-    c.titles = new Set([found.title]);
+    c.titles = c.renamed ? new Set([found.title]) : null;
     c.ackedTitle = found.title;
   }
 
