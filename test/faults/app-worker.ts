@@ -51,12 +51,20 @@ async function main(): Promise<void> {
         await send(`insert ${token}`);
         say({ t: 'line', token });
       } else {
-        const { content, version } = await client.call('memory.read', { path: SHARED });
-        await client.call('memory.write', {
-          path: SHARED,
-          content: `${token}\n${content}`,
-          baseVersion: version,
-        });
+        // The panel's save: a conflict (the CLI wrote since the read) is what the editor shows; save again.
+        for (let attempt = 1; ; attempt++) {
+          const { content, version } = await client.call('memory.read', { path: SHARED });
+          try {
+            await client.call('memory.write', {
+              path: SHARED,
+              content: `${token}\n${content}`,
+              baseVersion: version,
+            });
+            break;
+          } catch (error) {
+            if (!(error instanceof Refused && error.code === 'conflict') || attempt === 5) throw error;
+          }
+        }
         say({ t: 'line', token });
       }
       ops++;

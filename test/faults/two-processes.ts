@@ -1,8 +1,9 @@
 // Two processes on one data folder, one conversation and one memory file: the app's backend (app-worker.ts)
 // and the CLI (dist/electron/cli.js --continue), run again and again, both against one fake Messages API
 // whose rules answer by the request's content (so neither process can take the other's reply). Checked:
-// no acknowledged record lost (messages, answers, lines inserted into /memories/shared.md), every request
-// valid, nothing hangs, and the conversation still continues at the end.
+// no acknowledged record lost (messages, answers, lines inserted into /memories/shared.md), no turn
+// interleaved with the other process's (a busy conversation is refused, "answering in another window"),
+// every request valid, nothing hangs, and the conversation still continues at the end.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,13 +38,16 @@ export interface TwoProcessResult {
   summary: string;
 }
 
-/** The text the user typed in a request's last user turn (notes and memory blocks left out). */
+/** The text the user typed last in a request (notes and memory blocks left out; of two turns merged, the later). */
 function lastUserText(body: { messages: { role: string; content: unknown }[] }): string {
   for (let i = body.messages.length - 1; i >= 0; i--) {
     const m = body.messages[i]!;
     if (m.role !== 'user' || !Array.isArray(m.content)) continue;
     const texts = (m.content as { type: string; text?: string }[]).filter((b) => b.type === 'text');
-    const mine = texts.map((b) => b.text ?? '').find((t) => /^(insert )?(app|cli)-\d+/.test(t));
+    const mine = texts
+      .map((b) => b.text ?? '')
+      .filter((t) => /^(insert )?(app|cli)-\d+/.test(t))
+      .at(-1);
     if (mine) return mine;
   }
   return '';
@@ -54,8 +58,12 @@ function reply(request: LoggedRequest) {
   const messages = request.body?.messages as { role: string; content: unknown }[] | undefined;
   if (!messages) return undefined;
   const last = messages.at(-1)!;
+  const blocks = (Array.isArray(last.content) ? last.content : []) as { type: string; text?: string }[];
+  // A tool's result answers the insert, unless the same message carries a new request of the user's (a
+  // repaired history puts the results of an interrupted turn in front of the next message).
   const answered =
-    Array.isArray(last.content) && last.content.some((b: { type: string }) => b.type === 'tool_result');
+    blocks.some((b) => b.type === 'tool_result') &&
+    !blocks.some((b) => b.type === 'text' && /^(insert )?(app|cli)-\d+/.test(b.text ?? ''));
   const said = lastUserText(request.body);
   const insert = /^insert (\S+)/.exec(said);
   if (insert && !answered)
@@ -155,7 +163,12 @@ export async function runTwoProcesses(options: { ms: number }): Promise<TwoProce
     else if (run.code === 0 && !/refused:/.test(run.out)) {
       const answer = /Final answer:\n([^\n]*)/.exec(run.out)?.[1] ?? '';
       messages.push({ text: message, answer });
-      if (message.startsWith('insert ')) lines.push(`cli-${j}`);
+      // The line is acknowledged only if the CLI showed the memory call (and no refusal of it).
+      if (message.startsWith('insert ') && /called memory/.test(run.out)) lines.push(`cli-${j}`);
+      else if (message.startsWith('insert '))
+        problems.push(
+          `cli: "${message}" was answered without its memory call: ${run.out.trim().slice(-300)}`,
+        );
       cliAcked++;
     } else if (!BUSY.test(run.out))
       problems.push(`cli: "${message}" exited ${run.code}: ${run.out.trim().slice(-400)}`);
@@ -179,6 +192,14 @@ export async function runTwoProcesses(options: { ms: number }): Promise<TwoProce
       for (const m of messages) {
         if (!users.includes(m.text)) problems.push(`lost record: the message "${m.text}"`);
         if (m.answer && !answers.includes(m.answer)) problems.push(`lost record: the answer "${m.answer}"`);
+        // A turn is not interleaved with the other process's: no other message between it and its answer.
+        const u = items.findIndex((i) => i.kind === 'user' && i.text === m.text);
+        const a = items.findIndex((i, k) => k > u && i.kind === 'assistant' && i.text === m.answer);
+        const between = items.slice(u + 1, a).filter((i) => i.kind === 'user');
+        if (u >= 0 && a > u && between.length > 0)
+          problems.push(
+            `interleaved: "${between.map((i) => (i as { text: string }).text).join('", "')}" came between "${m.text}" and its answer`,
+          );
       }
       const before = fake.messageRequests().length;
       const res = await client.call('chat.send', {
