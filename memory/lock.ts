@@ -2,6 +2,7 @@
 // arrival order, so the agent's and the user's edits never interleave) and a mutex around the commit.
 // Across processes (the desktop app and a CLI run on one data folder): proper-lockfile's mkdir lock, held
 // only while a change is journaled and applied.
+import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -49,6 +50,35 @@ const MAX_HOLD_MS = 100;
 const COOLDOWN_MS = 15;
 /** Waits for a lock held by another process: up to about 2.5 minutes (the lock goes stale after 5 s). */
 const LOCK_ATTEMPTS = 5000;
+
+/**
+ * The file system proper-lockfile uses: its mkdir writes the owner record (`lock.pid` beside the folder:
+ * pid, and the new folder's inode and birth time) in the same synchronous step as the folder. Written
+ * after the lock was taken, asynchronously, it left a gap in which a killed holder's lock named no live
+ * owner of its folder, and every restart after such a kill waited for the lock to go stale (5 s; the
+ * fault suite hit it in one restart out of ten). Beside the lock, not inside: proper-lockfile watches the
+ * folder's mtime. Temp + rename: a reader sees the old record or the new one, never half of one.
+ */
+const lockFs = {
+  ...fs,
+  mkdir(dir: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    let failure: NodeJS.ErrnoException | null = null;
+    try {
+      fs.mkdirSync(dir);
+      try {
+        const st = fs.statSync(dir);
+        const tmp = `${dir}.pid.${process.pid}`;
+        fs.writeFileSync(tmp, `${process.pid} ${st.ino} ${st.birthtimeMs}`);
+        fs.renameSync(tmp, `${dir}.pid`);
+      } catch {
+        // No record (a full disk): the lock is still ours; a crash now leaves it to go stale.
+      }
+    } catch (error) {
+      failure = error as NodeJS.ErrnoException;
+    }
+    process.nextTick(callback, failure);
+  },
+};
 
 /** The data folder's memory lock, shared by every process that opens the same data folder. */
 export class ProcessLock {
@@ -106,8 +136,6 @@ export class ProcessLock {
         this.release = await this.acquire();
         this.heldSince = Date.now();
         fresh = true;
-        // Beside the lock, not inside: proper-lockfile watches the lock folder's mtime.
-        await this.writeOwner().catch(() => undefined);
       }
       try {
         return await task(fresh);
@@ -121,16 +149,6 @@ export class ProcessLock {
         }
       }
     });
-  }
-
-  /** Record this process as the owner of the lock folder that exists now (ours: we just made it). */
-  private async writeOwner(): Promise<void> {
-    const dir = await fsp.stat(this.lockDir);
-    const owner: Owner = { pid: process.pid, ino: dir.ino, birth: dir.birthtimeMs };
-    // Temp + rename: a reader sees the old record or the new one, never a half-written one.
-    const tmp = `${this.pidFile}.${process.pid}`;
-    await fsp.writeFile(tmp, `${owner.pid} ${owner.ino} ${owner.birth}`);
-    await fsp.rename(tmp, this.pidFile);
   }
 
   /**
@@ -147,6 +165,7 @@ export class ProcessLock {
           realpath: false,
           stale: STALE_MS,
           retries: 0,
+          fs: lockFs,
           onCompromised: () => {
             // Another process judged our lock stale (we were blocked for > 5 s) and took it; drop ours
             // and take it again for the next change, with a fresh catch-up of the journal.

@@ -46,10 +46,22 @@ const OWNER_FILE = 'pid';
 const lockFs = {
   ...fs,
   mkdir(dir: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
-    fs.mkdir(dir, (error) => {
-      if (error) return callback(error);
-      fs.writeFile(path.join(dir, OWNER_FILE), String(process.pid), () => callback(null));
-    });
+    // Both synchronous, back to back: a process killed between an asynchronous mkdir and its pid write
+    // (the fault suite hit that gap often) left a lock without a pid, which kept the conversation "busy"
+    // for STALE_MS after every restart. A pid that cannot be written (a full disk) fails the lock.
+    let failure: NodeJS.ErrnoException | null = null;
+    try {
+      fs.mkdirSync(dir);
+      try {
+        fs.writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
+      } catch (error) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    } catch (error) {
+      failure = error as NodeJS.ErrnoException;
+    }
+    process.nextTick(callback, failure);
   },
   rmdir(dir: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
     fs.rm(path.join(dir, OWNER_FILE), { force: true }, () => fs.rmdir(dir, callback));
