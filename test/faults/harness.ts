@@ -66,6 +66,8 @@ interface RoundResult {
   readyMs?: number;
   spawnMs?: number;
   sinceStart?: number;
+  /** The longest a conversation stayed locked by the killed process. */
+  busyMs?: number;
 }
 
 /** One worker on dataDir: feeds its lines to `expect`, kills it as planned (or once checked, if `verifyOnly`). */
@@ -110,8 +112,10 @@ function round(
       result.spawnMs = Math.round(performance.now() - spawned);
       result.sinceStart = line.sinceStart;
     } else if (line.t === 'state') expect.state(line, name);
-    else if (line.t === 'check' && !line.ok) expect.bricked(line.conversationId, line.detail ?? '', name);
-    else if (line.t === 'checked' && verifyOnly) kill();
+    else if (line.t === 'check') {
+      result.busyMs = Math.max(result.busyMs ?? 0, line.busyMs);
+      if (!line.ok) expect.bricked(line.conversationId, line.detail ?? '', name);
+    } else if (line.t === 'checked' && verifyOnly) kill();
     else if (line.t === 'go') {
       if (p.diskBytes !== undefined) return; // counting starts once the disk is free again
       if (p.atLine === undefined) killSoon();
@@ -155,6 +159,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
   let slowestRestartMs = 0;
   let slowestSpawnMs = 0;
   let slowestStartMs = 0;
+  let slowestUnlockMs = 0;
   const logged = new Set<string>();
   for (let i = 0; i <= options.kills; i++) {
     const seed = (Math.imul(options.seed, 1_000_003) + i) >>> 0;
@@ -168,6 +173,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     if (i > 0 && r.readyMs !== undefined) slowestRestartMs = Math.max(slowestRestartMs, r.readyMs);
     if (i > 0 && r.spawnMs !== undefined) slowestSpawnMs = Math.max(slowestSpawnMs, r.spawnMs);
     if (i > 0 && r.sinceStart !== undefined) slowestStartMs = Math.max(slowestStartMs, r.sinceStart);
+    slowestUnlockMs = Math.max(slowestUnlockMs, r.busyMs ?? 0);
     for (const v of expectations.violations.slice(before)) {
       // A bricked conversation stays bricked: say so once.
       const key = v.kind === 'bricked' ? (/conversation (\S+):/.exec(v.detail)?.[1] ?? v.detail) : v.detail;
@@ -182,7 +188,7 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
   ).size;
   const summary = [
     `${kills} kills, ${bricked} bricked conversations, ${expectations.count('torn')} torn files, ${expectations.count('lost')} lost acknowledged writes`,
-    `slowest restart: ${slowestStartMs} ms from the process's start to ready (createCore + conversation list: ${slowestRestartMs} ms; ${slowestSpawnMs} ms from spawn)`,
+    `slowest restart: ${slowestStartMs} ms from the process's start to ready (createCore + conversation list: ${slowestRestartMs} ms; ${slowestSpawnMs} ms from spawn); a conversation stayed locked by the killed process for ${slowestUnlockMs} ms at most`,
     `${expectations.count('crash')} crashes, ${expectations.count('hang')} hangs, ${expectations.count('unclear')} unclear messages (seed ${options.seed})`,
   ].join('\n');
   return { kills, expectations, slowestRestartMs, slowestStartMs, slowestSpawnMs, dataDir, summary };

@@ -40,7 +40,7 @@ export type Line =
   | { t: 'ready'; ms: number; sinceStart: number }
   | StateLine
   /** The check's continuation of one conversation: did the API accept its request? */
-  | { t: 'check'; conversationId: string; ok: boolean; detail?: string }
+  | { t: 'check'; conversationId: string; ok: boolean; busyMs: number; detail?: string }
   | { t: 'checked'; requests: number; rejected: string[] }
   | { t: 'go'; full: boolean }
   | { t: 'intent'; n: number; intent: Intent }

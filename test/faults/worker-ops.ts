@@ -13,8 +13,9 @@ export interface WorkerState {
   files: Map<string, string>;
   conversations: string[];
   n: number;
-  /** Operations that failed (the worker then reads the files again). */
+  /** Operations that failed (the worker then reads the files again), and the last one's message. */
   failures: number;
+  lastFailure?: string;
 }
 
 export interface OpContext {
@@ -44,6 +45,7 @@ const NOT_THE_DISK = /nothing new to compact|nothing to compact/i;
 
 function fail(ctx: OpContext, n: number, message: string): void {
   ctx.state.failures += 1;
+  ctx.state.lastFailure = message;
   emit({ t: 'fail', n, message, full: ctx.diskTripped() && !NOT_THE_DISK.test(message) });
 }
 

@@ -114,10 +114,22 @@ async function main(): Promise<void> {
     const failures = state.failures;
     let ok = false;
     let detail: string | undefined;
+    let busyMs = 0;
     try {
-      await runOp(ctx, { kind: 'chat', conversationId: c.id, text: `check ${seed} ${c.id}` });
+      // A conversation still locked by the killed process ("answering in another window") is a slow
+      // restart, not a bricked one: it is printed (the slowest wait), and waited for up to 15 s.
+      const started = Date.now();
+      let failed = state.failures;
+      for (;;) {
+        await runOp(ctx, { kind: 'chat', conversationId: c.id, text: `check ${seed} ${c.id}` });
+        const busy = state.failures !== failed && /answering in another window/.test(state.lastFailure ?? '');
+        if (!busy || Date.now() - started > 15_000) break;
+        failed = state.failures;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      busyMs = failed === failures ? 0 : Date.now() - started;
       const sent = ctx.requests.slice(before);
-      ok = state.failures === failures && sent.length > 0 && sent.every((r) => r.status === 200);
+      ok = state.failures === failed && sent.length > 0 && sent.every((r) => r.status === 200);
       if (!ok) {
         const why = sent.map((r) => validateRequest(r.body, r.headers)?.message).find(Boolean);
         detail = `requests answered ${JSON.stringify(sent.map((r) => r.status))}${why ? `: ${why}` : ''}`;
@@ -125,7 +137,7 @@ async function main(): Promise<void> {
     } catch (error) {
       detail = (error as Error).message;
     }
-    emit({ t: 'check', conversationId: c.id, ok, ...(detail ? { detail } : {}) });
+    emit({ t: 'check', conversationId: c.id, ok, busyMs, ...(detail ? { detail } : {}) });
   }
   const rejected = ctx.requests
     .map((r) => validateRequest(r.body, r.headers)?.message)
