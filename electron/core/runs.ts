@@ -2,13 +2,13 @@
 // Events are kept per run (live runs and the last few finished ones) so a window that reloads mid-run can
 // call `chat.attach` with the last seq it saw and receive exactly what it missed.
 import { randomUUID } from 'node:crypto';
-import type { RunEvent } from '../../shared/channels/chat.js';
+import type { RunEvent, RunStatus } from '../../shared/channels/chat.js';
 import type { EventBus } from './events.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What a run emits: the registry adds runId, conversationId and seq. */
 export type RunEventInput = DistributiveOmit<RunEvent, 'runId' | 'conversationId' | 'seq'>;
-export type RunStatus = 'running' | 'done' | 'aborted' | 'error' | 'turn_limit';
+export type { RunStatus };
 
 export interface RunHandle {
   readonly runId: string;

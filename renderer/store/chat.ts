@@ -8,7 +8,6 @@ import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
 import {
   applyRunEvents,
-  fromTranscript,
   memoryWriteTarget,
   type ChatItem,
   type ChatModel,
@@ -159,7 +158,6 @@ export const useChat = create<ChatState>()((set, get) => {
     items: [],
     runs: {},
     activeRunId: null,
-    settled: new Set(),
     conversationId: null,
     loading: false,
     loadError: null,
@@ -186,7 +184,6 @@ export const useChat = create<ChatState>()((set, get) => {
         items: [],
         runs: {},
         activeRunId: null,
-        settled: new Set(),
         loadError: null,
         loading: conversationId !== null,
         newChatMemory: options?.memory ?? true,
@@ -196,8 +193,7 @@ export const useChat = create<ChatState>()((set, get) => {
       try {
         const transcript = await loadTranscript(conversationId);
         if (token !== loadToken) return;
-        const items = fromTranscript(transcript);
-        set({ items, settled: new Set(items.map((i) => i.id)), loading: false });
+        set({ items: transcript.slice(), loading: false });
       } catch (err) {
         if (token !== loadToken) return;
         set({ loading: false, loadError: errorMessage(err) });
@@ -307,9 +303,11 @@ export const useChat = create<ChatState>()((set, get) => {
         );
         // Give the optimistic item its real id unless run.started already did.
         set({
-          items: get().items.map((i) =>
-            i.id === pendingId ? { ...i, id: res.userMessageId, pending: false } : i,
-          ),
+          items: get().items.map((i) => {
+            if (i.id !== pendingId || i.kind !== 'user') return i;
+            const { pending: _sent, ...confirmed } = i;
+            return { ...confirmed, id: res.userMessageId };
+          }),
         });
         return res;
       });

@@ -1,6 +1,7 @@
 // Conversations: persisted per conversation in the data dir. The transcript returned here is the UI's
 // view (text, tool calls, cards); the exact API history stays on the main side.
 import { z } from 'zod';
+import { viewItem } from '../projection/items.js';
 import { id, isoTime, ok } from './common.js';
 
 export const conversationSummary = z.object({
@@ -14,44 +15,8 @@ export const conversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
-/** One item of the visible transcript. Tool calls and cards are items of their own. */
-export const transcriptItem = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('user'),
-    id,
-    text: z.string(),
-    createdAt: isoTime,
-    pinned: z.boolean(),
-  }),
-  z.object({
-    kind: z.literal('assistant'),
-    id,
-    text: z.string(),
-    createdAt: isoTime,
-    pinned: z.boolean(),
-    interrupted: z.boolean(),
-  }),
-  z.object({
-    kind: z.literal('tool'),
-    id,
-    toolUseId: id,
-    name: z.string(),
-    input: z.unknown(),
-    result: z.string().nullable(),
-    isError: z.boolean(),
-    durationMs: z.number().nullable(),
-    createdAt: isoTime,
-  }),
-  z.object({
-    kind: z.literal('event'),
-    id,
-    /** backfill | cleared | compacted | error | turn_limit */
-    event: z.string(),
-    text: z.string(),
-    detail: z.string().optional(),
-    createdAt: isoTime,
-  }),
-]);
+/** One item of the visible transcript (shared/projection/items.ts). Tool calls and cards are items of their own. */
+export const transcriptItem = viewItem;
 export type TranscriptItem = z.infer<typeof transcriptItem>;
 
 export const conversationsInvoke = {

@@ -22,7 +22,7 @@ beforeEach(() => {
   seq = 0;
   backend = createFakeBackend();
   backend.transcript = [
-    { kind: 'user', id: 'm1', text: 'What do I like?', createdAt: '2026-03-01T12:00:00Z', pinned: false },
+    { kind: 'user', id: 'm1', text: 'What do I like?', pinned: false },
     {
       kind: 'tool',
       id: 't1',
@@ -32,7 +32,7 @@ beforeEach(() => {
       result: 'preferences.md',
       isError: false,
       durationMs: 12,
-      createdAt: '2026-03-01T12:00:01Z',
+      at: '2026-03-01T12:00:01Z',
     },
     {
       kind: 'tool',
@@ -43,7 +43,7 @@ beforeEach(() => {
       result: 'The query is too short.',
       isError: true,
       durationMs: 3,
-      createdAt: '2026-03-01T12:00:02Z',
+      at: '2026-03-01T12:00:02Z',
     },
   ];
   setApi(backend.api);

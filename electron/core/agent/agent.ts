@@ -10,7 +10,8 @@ import type { CoreContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
 import type { Redactor } from '../conversations/redact.js';
 import { ConversationStore, summarize } from '../conversations/store.js';
-import type { RunHandle, RunStatus } from '../runs.js';
+import type { RunStatus } from '../../../shared/channels/chat.js';
+import type { RunHandle } from '../runs.js';
 import { Accounting } from './accounting.js';
 import { estimateTokens } from './estimate.js';
 import { dropBuiltHistory } from './history.js';
@@ -18,7 +19,7 @@ import { runLoop } from './loop.js';
 import { MemoryNotes } from './memory-notes.js';
 import { ReviewBroker } from './review.js';
 import type { LoopSession } from './session.js';
-import { now } from './session.js';
+import { now, showError } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
 import { throttle } from '../throttle.js';
@@ -246,7 +247,8 @@ export class Agent {
           error instanceof ContractError
             ? error.message
             : 'Something went wrong inside Mnemo. Retry, or see the log.';
-        run.emit({ type: 'run.error', kind: 'internal', message: failure, retryable: true });
+        const shown = { kind: 'internal' as const, message: failure, retryable: true };
+        await showError(session, shown).catch(() => run.emit({ type: 'run.error', ...shown }));
       } finally {
         try {
           await this.store.flushed(conversationId);

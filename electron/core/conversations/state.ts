@@ -8,6 +8,7 @@ import type {
   MessageRecord,
   MetaRecord,
 } from './records.js';
+import { cardLabel } from '../../../shared/projection/cards.js';
 
 export type Entry = { type: 'msg'; record: MessageRecord } | { type: 'event'; record: EventRecord };
 
@@ -58,15 +59,9 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
       break;
     case 'event':
       state.entries.push({ type: 'event', record });
-      if ((record.event === 'cleared' || record.event === 'compacted') && record.strategy) {
-        state.history.push({
-          at: record.at,
-          kind: record.event,
-          strategy: record.strategy,
-          before: record.tokensBefore ?? 0,
-          after: record.tokensAfter ?? 0,
-          detail: record.text,
-        });
+      {
+        const step = historyStep(record);
+        if (step) state.history.push(step);
       }
       break;
     case 'title':
@@ -87,6 +82,30 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
       break;
   }
   state.updatedAt = record.at;
+}
+
+/** A clearing or compaction, for the context meter's history (from the card's fact, or a legacy record). */
+function historyStep(record: EventRecord): ConversationState['history'][number] | null {
+  const card = record.card;
+  if (card?.kind === 'cleared' || card?.kind === 'compacted') {
+    return {
+      at: record.at,
+      kind: card.kind,
+      strategy: card.strategy,
+      before: card.tokensBefore,
+      after: card.tokensAfter,
+      detail: cardLabel(card),
+    };
+  }
+  if (card || (record.event !== 'cleared' && record.event !== 'compacted') || !record.strategy) return null;
+  return {
+    at: record.at,
+    kind: record.event,
+    strategy: record.strategy,
+    before: record.tokensBefore ?? 0,
+    after: record.tokensAfter ?? 0,
+    detail: record.text ?? '',
+  };
 }
 
 function applyCleared(state: ConversationState, record: ClearedRecord): void {

@@ -6,10 +6,10 @@
 
 import type { CompactedRecord, MessageRecord } from '../../conversations/records.js';
 import { currentCompaction } from '../../conversations/state.js';
-import { compactedMemory, emitBackfill, loadBackfill, pinnedQuote } from '../backfill-step.js';
+import { compactedMemory, loadBackfill, pinnedQuote, showBackfill } from '../backfill-step.js';
 import { estimateBlock } from '../estimate.js';
 import { CLEARED_PLACEHOLDER } from '../history.js';
-import { type LoopSession, appendEvent, now, state } from '../session.js';
+import { type LoopSession, now, showCard, state } from '../session.js';
 import { renderTranscript, summarize } from './summarize.js';
 
 const PLACEHOLDER_TOKENS = estimateBlock({ type: 'tool_result', content: CLEARED_PLACEHOLDER });
@@ -21,23 +21,24 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
     const before = s.accounting().total;
     s.accounting().cleared(plan.ids, plan.tokens, PLACEHOLDER_TOKENS);
     const after = s.accounting().total;
-    await appendEvent(
-      s,
-      {
-        event: 'cleared',
-        strategy: 'local',
-        text: `Cleared ${plan.ids.length} old tool results (about ${plan.tokens} tokens).`,
-        tokensBefore: before,
-        tokensAfter: after,
-      },
-      [{ t: 'cleared', toolUseIds: plan.ids, tokens: plan.tokens, at: now() }],
-    );
     s.run.emit({
       type: 'context.cleared',
       strategy: 'local',
       clearedToolUses: plan.ids.length,
       clearedTokens: plan.tokens,
     });
+    await showCard(
+      s,
+      {
+        kind: 'cleared',
+        strategy: 'local',
+        count: plan.ids.length,
+        tokens: plan.tokens,
+        tokensBefore: before,
+        tokensAfter: after,
+      },
+      [{ t: 'cleared', toolUseIds: plan.ids, tokens: plan.tokens, at: now() }],
+    );
     s.contextChanged();
   }
   if (s.accounting().shouldCompact(settings.compactTrigger)) await compactLocal(s, false);
@@ -100,14 +101,6 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<boolea
   await s.store.append(s.conversationId, [record]);
   const tokensAfter = s.resetAccounting().total;
   record.tokensAfter = tokensAfter;
-  await appendEvent(s, {
-    event: 'compacted',
-    strategy: 'local',
-    text: `Compacted ${compacted.length} earlier messages into a summary.`,
-    detail: result.summary,
-    tokensBefore,
-    tokensAfter,
-  });
   s.run.emit({
     type: 'context.compacted',
     strategy: 'local',
@@ -116,7 +109,15 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<boolea
     tokensBefore,
     tokensAfter,
   });
-  if (backfill) emitBackfill(s, backfill);
+  await showCard(s, {
+    kind: 'compacted',
+    strategy: 'local',
+    messages: compacted.length,
+    tokensBefore,
+    tokensAfter,
+    summary: result.summary,
+  });
+  if (backfill) await showBackfill(s, backfill);
   s.contextChanged();
   return true;
 }
