@@ -34,7 +34,11 @@ export const cardFact = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('compaction_stuck'),
     strategy,
+    /** The compaction trigger, the memory budget and the pinned messages it was measured under. */
     trigger: z.number(),
+    budget: z.number(),
+    pinnedMessages: z.number().int(),
+    /** The least the next request can have after a compaction, and its parts. */
     floor: z.number(),
     memory: z.number(),
     pinned: z.number(),

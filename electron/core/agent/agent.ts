@@ -16,6 +16,8 @@ import { Accounting } from './accounting.js';
 import { estimateTokens } from './estimate.js';
 import { dropBuiltHistory } from './history.js';
 import { runLoop } from './loop.js';
+import { compactionPaused } from './context/local.js';
+import { stuckHelp } from '../../../shared/projection/cards.js';
 import { MemoryNotes } from './memory-notes.js';
 import { ReviewBroker } from './review.js';
 import type { LoopSession } from './session.js';
@@ -233,6 +235,7 @@ export class Agent {
       log: this.ctx.log,
       accounting: () => this.accounting(conversationId),
       resetAccounting: () => this.resetAccounting(conversationId),
+      accountingFor: (st) => Accounting.fromState(st, this.systemTokens(st.meta.memory)),
       takeMemoryNotes: () =>
         memoryOn && this.notes ? this.notes.take(conversationId) : Promise.resolve(null),
       contextChanged: throttle(() => void this.emitContext(conversationId), CONTEXT_INTERVAL_MS),
@@ -296,6 +299,9 @@ export class Agent {
       total: acc.total,
       parts: acc.parts(),
       measured: acc.isMeasured,
+      ...(state.stuck && compactionPaused(state, settings)
+        ? { compactionPaused: stuckHelp(state.stuck) }
+        : {}),
       history: state.history.map((h) => ({
         at: h.at,
         kind: h.kind,

@@ -31,6 +31,8 @@ export interface LoopSession {
   accounting(): Accounting;
   /** Rebuild the accounting from the state (after a compaction). */
   resetAccounting(): Accounting;
+  /** The accounting a state would have (a compaction before it is applied: what the next request holds). */
+  accountingFor(state: ConversationState): Accounting;
   /** Memory changes by other hands since this conversation last heard, as a data note (or null). */
   takeMemoryNotes(): Promise<string | null>;
   /** Called after the context changed (for context.changed events). */

@@ -8,7 +8,7 @@ import type {
   MessageRecord,
   MetaRecord,
 } from './records.js';
-import { cardLabel } from '../../../shared/projection/cards.js';
+import { type Card, cardLabel } from '../../../shared/projection/cards.js';
 
 export type Entry = { type: 'msg'; record: MessageRecord } | { type: 'event'; record: EventRecord };
 
@@ -25,6 +25,8 @@ export interface ConversationState {
   cleared: Set<string>;
   /** Compactions in force, oldest first; the last one decides what is sent. */
   compactions: CompactedRecord[];
+  /** Said since the last compaction: compaction cannot get the context under its trigger. */
+  stuck: Card<'compaction_stuck'> | null;
   history: {
     at: string;
     kind: 'cleared' | 'compacted';
@@ -45,6 +47,7 @@ export function emptyState(meta: MetaRecord): ConversationState {
     pinned: new Set(),
     cleared: new Set(),
     compactions: [],
+    stuck: null,
     history: [],
   };
 }
@@ -62,6 +65,7 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
       {
         const step = historyStep(record);
         if (step) state.history.push(step);
+        if (record.card?.kind === 'compaction_stuck') state.stuck = record.card;
       }
       break;
     case 'title':
@@ -79,6 +83,7 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
       break;
     case 'compacted':
       state.compactions.push(record);
+      state.stuck = null;
       break;
   }
   state.updatedAt = record.at;

@@ -14,9 +14,12 @@ import { recoverInterrupted } from '../recover.js';
 export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
   await recoverInterrupted(s);
   if (s.strategy !== 'native') {
-    const done = await compactLocal(s, true);
+    const outcome = await compactLocal(s, true);
     if (s.run.signal.aborted) return 'aborted';
-    if (!done) return fail(s, 'Compaction did not produce a summary. Retry in a moment.');
+    if (outcome === 'no_gain') {
+      return fail(s, 'Compacting would not make this conversation smaller, so nothing was changed.');
+    }
+    if (outcome !== 'done') return fail(s, 'Compaction did not produce a summary. Retry in a moment.');
     return 'done';
   }
   const st = state(s);
