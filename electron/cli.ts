@@ -153,7 +153,7 @@ async function chat(
   conversationId: string | undefined,
 ): Promise<number> {
   let runId: string | null = null;
-  const early: RunEvent[] = [];
+  let lastSeq = 0;
   let failed: RunEvent | null = null;
   let resolveDone!: (status: string) => void;
   const done = new Promise<string>((resolve) => (resolveDone = resolve));
@@ -168,8 +168,11 @@ async function chat(
   core.bus.subscribe((name, payload) => {
     if (name !== 'chat.event') return;
     const e = payload as RunEvent;
-    if (runId === null) early.push(e);
-    else if (e.runId === runId) handle(e);
+    // Until chat.send answers, the run is fetched from its first event below (by seq, not buffered).
+    if (e.runId === runId && e.seq === lastSeq + 1) {
+      lastSeq = e.seq;
+      handle(e);
+    }
   });
   const onSigint = (): void => void (runId && core.ctx.runs.abort(runId));
   process.once('SIGINT', onSigint);
@@ -178,7 +181,10 @@ async function chat(
     { clientId: 'cli' },
   );
   runId = res.runId;
-  for (const e of early.splice(0)) if (e.runId === runId) handle(e);
+  for (const e of core.ctx.runs.attach({ runId, afterSeq: lastSeq }).events) {
+    lastSeq = e.seq;
+    handle(e);
+  }
   const status = await done;
   process.off('SIGINT', onSigint);
   const answer = printer.answer();

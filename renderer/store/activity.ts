@@ -2,13 +2,12 @@
 // (shared/projection) from its transcript and from the live `chat.event` stream, as the chat has them.
 // Keyed by conversation so switching back and forth keeps what was seen.
 import { create } from 'zustand';
-import type { Api, EventPayload } from '../../shared/contract';
+import type { EventPayload } from '../../shared/contract';
 import type { TranscriptItem } from '../../shared/channels/conversations';
 import type { ViewItem, ViewItemOf } from '../../shared/projection/items';
 import { applyEvents } from '../../shared/projection/project';
-import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
-import { registerBinder } from './bridge';
+import { onRunEvents } from './bridge';
 import { loadTranscript, onTranscriptLoad } from './transcripts';
 
 export interface ToolCall {
@@ -114,7 +113,7 @@ export function ensureActivity(conversationId: string): void {
 }
 
 /** Run events, in order: the tool calls they make and complete (through the shared projection). */
-export function onRunEvents(events: readonly EventPayload<'chat.event'>[]): void {
+function applyRunEventsToActivity(events: readonly EventPayload<'chat.event'>[]): void {
   const touched = new Set<string>();
   for (const event of events) {
     if (event.type !== 'tool.call' && event.type !== 'tool.result' && event.type !== 'run.finished') continue;
@@ -130,21 +129,13 @@ export function onRunEvents(events: readonly EventPayload<'chat.event'>[]): void
   for (const id of touched) publish(id);
 }
 
-export function onRunEvent(event: EventPayload<'chat.event'>): void {
-  onRunEvents([event]);
-}
+onRunEvents('activity', applyRunEventsToActivity);
 
 export function setActivityFilter(filter: string | null): void {
   set({ filter });
-}
-
-export function bindActivityEvents(api: Api = getApi()): () => void {
-  return api.on('chat.event', onRunEvent);
 }
 
 export function resetActivityStore(): void {
   tools.clear();
   set({ byConversation: {}, filter: null });
 }
-
-registerBinder('activity', bindActivityEvents);

@@ -2,6 +2,7 @@
 // view (text, tool calls, cards); the exact API history stays on the main side.
 import { z } from 'zod';
 import { viewItem } from '../projection/items.js';
+import { runStatus } from './chat.js';
 import { id, isoTime, ok } from './common.js';
 
 export const conversationSummary = z.object({
@@ -23,7 +24,15 @@ export const conversationsInvoke = {
   'conversations.list': { req: z.object({}), res: z.object({ conversations: z.array(conversationSummary) }) },
   'conversations.get': {
     req: z.object({ id }),
-    res: z.object({ conversation: conversationSummary, items: z.array(transcriptItem) }),
+    res: z.object({
+      conversation: conversationSummary,
+      items: z.array(transcriptItem),
+      /**
+       * The run still streaming into it, if any, and the last seq of that run the items reflect: attach
+       * after it (chat.attach) to continue exactly where the items end.
+       */
+      runs: z.array(z.object({ runId: id, status: runStatus, seq: z.number().int().min(0) })).optional(),
+    }),
   },
   'conversations.create': {
     req: z.object({ title: z.string().max(200).optional(), memory: z.boolean().default(true) }),

@@ -1,11 +1,12 @@
 // The Activity tab: tool calls from the transcript merged with live chat.event tool.call/tool.result, with
 // time, duration, input, result and errors, filterable by tool.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/channels/chat';
 import { setApi } from '../../renderer/api';
 import { ActivityPanel } from '../../renderer/features/tool-log';
-import { bindActivityEvents, resetActivityStore } from '../../renderer/store/activity';
+import { resetActivityStore } from '../../renderer/store/activity';
+import { startBridge } from '../../renderer/store/bridge';
 import { useChat } from '../../renderer/store/chat';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 
@@ -47,7 +48,8 @@ beforeEach(() => {
     },
   ];
   setApi(backend.api);
-  unbind = bindActivityEvents(backend.api);
+  // Run events reach the tab through the bridge's one router, batched per frame.
+  unbind = startBridge(backend.api);
   useChat.setState({ conversationId: 'c1' });
 });
 afterEach(() => {
@@ -104,7 +106,7 @@ describe('the Activity tab', () => {
         }),
       ),
     );
-    expect(live.textContent).toContain('Done');
+    await waitFor(() => expect(live.textContent).toContain('Done'));
     expect(live.textContent).toContain('1.5 s');
     // A replayed event (re-attach after a reload) does not duplicate the call.
     act(() =>
@@ -119,6 +121,7 @@ describe('the Activity tab', () => {
         }),
       ),
     );
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(within(panel).getAllByRole('listitem', { name: /dinner\.md|memory · create$/ })).toHaveLength(1);
   });
 

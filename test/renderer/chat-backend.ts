@@ -135,7 +135,14 @@ export function createChatBackend(): ChatBackend {
     'conversations.get': (req) => {
       const c = conversations.get(req.id);
       if (!c) throw new ContractError('not_found', 'No such conversation.');
-      return { conversation: c.summary, items: c.items };
+      // Like the backend: the run still streaming into it, with the last seq the items reflect (the
+      // scripted items are set by hand, so 0: replaying a run onto its own items changes nothing).
+      const live = runs.filter((r) => r.conversationId === req.id && r.status === 'running');
+      return {
+        conversation: c.summary,
+        items: c.items,
+        runs: live.map((r) => ({ runId: r.runId, status: r.status, seq: 0 })),
+      };
     },
     'chat.send': (req) => {
       const conversationId = ensureConversation(req.conversationId, req.memory ?? true);

@@ -31,7 +31,9 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       // Another process (a CLI run, another app) may have added to it since we loaded it.
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
-      return { conversation: summarize(state), items: transcript(state) };
+      // In the same tick as the items, so the seq matches them.
+      const run = ctx.runs.savedSeq(state.meta.id);
+      return { conversation: summarize(state), items: transcript(state), runs: run ? [run] : [] };
     },
     'conversations.create': async (req) => {
       const state = await (await store()).create({ title: req.title, memory: req.memory });

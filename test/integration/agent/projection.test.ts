@@ -194,4 +194,45 @@ describe('the same items live and after a reload', () => {
     expectSame(result);
     expect(result.reloaded.at(-1)).toMatchObject({ kind: 'assistant', interrupted: true, streaming: false });
   });
+
+  it('a reload at any moment of a run: the items then, plus the events after their seq', async () => {
+    h = await startHarness({ settings: { memoryWriteMode: 'ask' } });
+    const g = gate({ afterEvents: 6, reply: text('one two three four five six seven') });
+    h.fake.enqueue(
+      toolUse({ name: 'memory', input: { command: 'create', path: '/memories/a.md', file_text: 'x\n' } }),
+      g,
+    );
+    const res = await h.core.handlers['chat.send']({ text: 'save a, then count', memory: true }, call);
+    const snapshots: { items: ViewItem[]; seq: number }[] = [];
+    const snapshot = async (): Promise<void> => {
+      const got = await h!.core.handlers['conversations.get']({ id: res.conversationId }, call);
+      expect(got.runs).toEqual([{ runId: res.runId, status: 'running', seq: expect.any(Number) }]);
+      snapshots.push({ items: got.items, seq: got.runs![0]!.seq });
+    };
+    // Waiting for a review: the tool call is stored, its result is not yet.
+    const request = (await h.waitFor((e) => e.runId === res.runId && e.type === 'review.request')) as Extract<
+      RunEvent,
+      { type: 'review.request' }
+    >;
+    await snapshot();
+    await h.core.handlers['chat.review']({ reviewId: request.reviewId, decision: 'approve' }, call);
+    // Mid-answer: the text streamed so far is not stored yet.
+    await g.reached;
+    await h.waitFor((e) => e.runId === res.runId && e.type === 'text.delta');
+    await snapshot();
+    g.release();
+    const events = await h.finished(res.runId);
+    const final = await items(h, res.conversationId);
+    expect((await h.core.handlers['conversations.get']({ id: res.conversationId }, call)).runs).toEqual([]);
+    for (const { items: then, seq } of snapshots) {
+      expect(
+        wire(
+          applyEvents(
+            then,
+            events.filter((e) => e.seq > seq),
+          ),
+        ),
+      ).toStrictEqual(wire(final));
+    }
+  });
 });
