@@ -1,5 +1,5 @@
 // conversations.*: list, open, create, rename, delete, search (titles and content) and export.
-import type { Handlers } from '../../../shared/contract.js';
+import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
@@ -7,16 +7,7 @@ import { searchConversations } from '../conversations/search.js';
 import { summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
-type Domain = Pick<
-  Handlers,
-  | 'conversations.list'
-  | 'conversations.get'
-  | 'conversations.create'
-  | 'conversations.rename'
-  | 'conversations.delete'
-  | 'conversations.search'
-  | 'conversations.export'
->;
+type Domain = DomainHandlers<'conversations'>;
 
 export function createConversationsHandlers(ctx: CoreContext): Domain {
   const store = async () => {
