@@ -38,6 +38,9 @@ export const cardFact = z.discriminatedUnion('kind', [
     trigger: z.number(),
     budget: z.number(),
     pinnedMessages: z.number().int(),
+    /** The context's size when this was found, and the size of the summary tried (or allowed for). */
+    tokens: z.number(),
+    summary: z.number(),
     /** The least the next request can have after a compaction, and its parts. */
     floor: z.number(),
     memory: z.number(),

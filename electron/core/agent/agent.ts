@@ -299,7 +299,7 @@ export class Agent {
       total: acc.total,
       parts: acc.parts(),
       measured: acc.isMeasured,
-      ...(state.stuck && compactionPaused(state, settings)
+      ...(state.stuck && compactionPaused(state, settings, acc.total)
         ? { compactionPaused: stuckHelp(state.stuck) }
         : {}),
       history: state.history.map((h) => ({

@@ -16,9 +16,6 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
   if (s.strategy !== 'native') {
     const outcome = await compactLocal(s, true);
     if (s.run.signal.aborted) return 'aborted';
-    if (outcome === 'no_gain') {
-      return fail(s, 'Compacting would not make this conversation smaller, so nothing was changed.');
-    }
     if (outcome !== 'done') return fail(s, 'Compaction did not produce a summary. Retry in a moment.');
     return 'done';
   }

@@ -42,7 +42,10 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
     );
     s.contextChanged();
   }
-  if (s.accounting().shouldCompact(settings.compactTrigger) && !compactionPaused(state(s), settings)) {
+  if (
+    s.accounting().shouldCompact(settings.compactTrigger) &&
+    !compactionPaused(state(s), settings, s.accounting().total)
+  ) {
     await compactLocal(s, false);
   }
 }
@@ -76,17 +79,24 @@ export function chooseCut(messages: readonly MessageRecord[], start: number, all
 /** How a local compaction went: applied, nothing to compact, the summarizer failed, or it would not help. */
 export type CompactOutcome = 'done' | 'nothing' | 'failed' | 'no_gain';
 
+/** About what a summary adds (the summarizer is asked for at most ~600 words). */
+const SUMMARY_ALLOWANCE = 800;
+
 /**
- * Whether compaction is paused: it said it cannot get this conversation under the trigger, and nothing it
- * named as a remedy has changed since (the trigger, the memory budget, the pinned messages).
+ * Whether compaction is paused: it said it cannot get this conversation under the trigger, and since then
+ * nothing it named as a remedy has changed (the trigger, the memory budget, the pinned messages), nor has
+ * the conversation grown by enough for a summary to pay for itself (what it gives again, plus a summary
+ * as long as the last one, or an allowance when none was asked for).
  */
-export function compactionPaused(st: ConversationState, settings: Settings): boolean {
+export function compactionPaused(st: ConversationState, settings: Settings, total: number): boolean {
   const stuck = st.stuck;
+  if (stuck === null) return false;
+  const overhead = stuck.memory + stuck.pinned + stuck.summary;
   return (
-    stuck !== null &&
     stuck.trigger === settings.compactTrigger &&
     stuck.budget === settings.backfillBudgetTokens &&
-    stuck.pinnedMessages === st.pinned.size
+    stuck.pinnedMessages === st.pinned.size &&
+    total < stuck.tokens + overhead
   );
 }
 
@@ -105,6 +115,8 @@ async function showStuck(
   await showCard(s, {
     kind: 'compaction_stuck',
     strategy: 'local',
+    tokens: s.accounting().total,
+    summary: record.summary ? estimateTokens(record.summary) : SUMMARY_ALLOWANCE,
     trigger: s.settings.compactTrigger,
     budget: s.settings.backfillBudgetTokens,
     pinnedMessages: st.pinned.size,
@@ -122,7 +134,7 @@ async function showStuck(
  * it is no smaller than the context now, no summary is asked for; a summary that would not shrink the next
  * request is discarded. Either way, and when a compaction helps but leaves the context over the trigger,
  * the app says so once and pauses compaction (`compactionPaused`) instead of paying for a summary on every
- * turn. `all` (Compact now) summarizes everything and never pauses.
+ * turn. `all` (Compact now, asked for by the user) summarizes everything, is always applied and never pauses.
  */
 export async function compactLocal(s: LoopSession, all: boolean): Promise<CompactOutcome> {
   const st = state(s);
@@ -150,8 +162,8 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<Compac
   const kept = st.messages.slice(cut + 1).reduce((n, m) => n + estimateBlocks(m.content), 0);
   const floor = s.accountingFor(withCompaction(st, record)).total;
   // What stays is as big as what is there now: no summary can help, so none is paid for.
-  if (floor >= tokensBefore) {
-    if (!all) await showStuck(s, record, floor, kept);
+  if (!all && floor >= tokensBefore) {
+    await showStuck(s, record, floor, kept);
     return 'no_gain';
   }
   const result = await summarize(s, renderTranscript(compacted, previous?.summary ?? null));
@@ -163,12 +175,13 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<Compac
   record.at = now();
   // The next request's size with the summary in place, as it will be sent.
   const tokensAfter = s.accountingFor(withCompaction(st, record)).total;
-  if (tokensAfter >= tokensBefore) {
+  // Compact now is the user's own request: it is applied, and its card says truthfully what it did.
+  if (!all && tokensAfter >= tokensBefore) {
     s.log.info('compaction discarded: it would not make the next request smaller', {
       tokensBefore,
       tokensAfter,
     });
-    if (!all) await showStuck(s, record, tokensAfter, kept);
+    await showStuck(s, record, tokensAfter, kept);
     return 'no_gain';
   }
   record.tokensAfter = tokensAfter;
