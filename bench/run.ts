@@ -1,6 +1,6 @@
 // `npm run bench [-- name ...]`: runs every benchmark module bench/<name>/index (each exports
 // `run(): Promise<{ title, rows }>`), one after the other so they do not disturb each other's figures, and
-// prints ONE table. Not part of `npm test`. A module that fails is reported in the table and makes the
+// prints one table per benchmark. Not part of `npm test`. A module that fails is reported in the table and makes the
 // exit code 1; the others still run.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';

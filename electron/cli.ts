@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { RunEvent } from '../shared/channels/chat.js';
 import type { Settings } from '../shared/channels/settings.js';
 import { ContractError } from '../shared/errors.js';
+import { RunPrinter } from './cli-printer.js';
 import { getAgent } from './core/agent/index.js';
 import { createCore } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
@@ -107,13 +108,6 @@ const cliHost: HostServices = {
   openFolder: async () => false,
 };
 
-function brief(input: unknown): string {
-  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
-  const i = input as Record<string, unknown>;
-  const keys = ['command', 'path', 'old_path', 'new_path', 'query'].filter((k) => i[k] !== undefined);
-  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, i[k]])));
-}
-
 // Every line printed passes through visible(): answers, memory content, paths and errors may hold terminal
 // control sequences (issue 11: OSC 52 can write the clipboard, CSI can hide lines above the prompt).
 const out = (line: string): void => void process.stdout.write(`${visible(line)}\n`);
@@ -158,69 +152,27 @@ async function chat(
   args: CliArgs,
   conversationId: string | undefined,
 ): Promise<number> {
-  const texts = new Map<string, string>();
-  let finalId: string | null = null;
   let runId: string | null = null;
-  const early: RunEvent[] = [];
+  let lastSeq = 0;
   let failed: RunEvent | null = null;
   let resolveDone!: (status: string) => void;
   const done = new Promise<string>((resolve) => (resolveDone = resolve));
-  const turns = new Map<string, number>();
+  const printer = new RunPrinter(out);
 
   const handle = (e: RunEvent): void => {
-    switch (e.type) {
-      case 'text.delta':
-        texts.set(e.messageId, (texts.get(e.messageId) ?? '') + e.text);
-        break;
-      case 'message.done':
-        if (texts.get(e.messageId)) finalId = e.messageId;
-        break;
-      case 'memory.backfill':
-        if (e.totalFiles > 0) {
-          out(
-            `[memory backfill] ${e.files.length} of ${e.totalFiles} files, about ${e.tokens} tokens: ${e.files.map((f) => f.path).join(', ') || '(index only)'}`,
-          );
-        }
-        break;
-      case 'tool.call':
-        turns.set(e.toolUseId, e.turn);
-        out(`[turn ${e.turn}] called ${e.name} ${brief(e.input)}`);
-        break;
-      case 'tool.result':
-        if (e.isError)
-          out(`[turn ${turns.get(e.toolUseId) ?? '?'}] ${e.name} refused: ${e.result.split('\n')[0]}`);
-        break;
-      case 'context.cleared':
-        out(
-          `[tool results cleared] ${e.clearedToolUses} tool results, about ${e.clearedTokens} tokens (${e.strategy})`,
-        );
-        break;
-      case 'context.compacted':
-        out(
-          `[compaction] ${e.messagesCompacted} messages summarized (${e.strategy}), about ${e.tokensBefore} → ${e.tokensAfter} tokens`,
-        );
-        break;
-      case 'turn.limit':
-        out(`[turn limit] stopped after ${e.turns} turns`);
-        break;
-      case 'review.request':
-        void review(core, e);
-        break;
-      case 'run.error':
-        failed = e;
-        break;
-      case 'run.finished':
-        resolveDone(e.status);
-        break;
-      default:
-        break;
-    }
+    printer.apply(e);
+    if (e.type === 'review.request') void review(core, e);
+    else if (e.type === 'run.error') failed = e;
+    else if (e.type === 'run.finished') resolveDone(e.status);
   };
   core.bus.subscribe((name, payload) => {
     if (name !== 'chat.event') return;
     const e = payload as RunEvent;
-    if (runId === null) early.push(e);
-    else if (e.runId === runId) handle(e);
+    // Until chat.send answers, the run is fetched from its first event below (by seq, not buffered).
+    if (e.runId === runId && e.seq === lastSeq + 1) {
+      lastSeq = e.seq;
+      handle(e);
+    }
   });
   const onSigint = (): void => void (runId && core.ctx.runs.abort(runId));
   process.once('SIGINT', onSigint);
@@ -229,10 +181,13 @@ async function chat(
     { clientId: 'cli' },
   );
   runId = res.runId;
-  for (const e of early.splice(0)) if (e.runId === runId) handle(e);
+  for (const e of core.ctx.runs.attach({ runId, afterSeq: lastSeq }).events) {
+    lastSeq = e.seq;
+    handle(e);
+  }
   const status = await done;
   process.off('SIGINT', onSigint);
-  const answer = finalId ? (texts.get(finalId) ?? '') : '';
+  const answer = printer.answer();
   if (failed) {
     const f = failed as Extract<RunEvent, { type: 'run.error' }>;
     err(`Error (${f.kind}): ${f.message}`);

@@ -54,6 +54,15 @@ export type EventPayload<E extends EventName> = z.output<Events[E]>;
 export const invokeNames = Object.keys(invoke) as InvokeName[];
 export const eventNames = Object.keys(events) as EventName[];
 
+/** Is this a channel of the contract? The one check, against the table itself (not a copy of its names). */
+export function isInvokeName(name: unknown): name is InvokeName {
+  return typeof name === 'string' && Object.hasOwn(invoke, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(events, name);
+}
+
 /** Who is calling: set by the transport after it has checked the sender, never by the payload. */
 export interface CallContext {
   /** Stable id of the connected window/client (one per WebSocket, per webContents, per in-memory pair). */
@@ -63,6 +72,14 @@ export interface CallContext {
 /** The backend must implement every invoke channel: a missing handler is a compile error. */
 export type Handlers = {
   [K in InvokeName]: (req: ReqOut<K>, ctx: CallContext) => Promise<ResIn<K>>;
+};
+
+/**
+ * The handlers of one domain (`chat`, `memory`, ...), derived from the table: a handler file implements
+ * exactly its domain's channels and names none of them twice.
+ */
+export type DomainHandlers<D extends string> = {
+  [K in InvokeName as K extends `${D}.${string}` ? K : never]: Handlers[K];
 };
 
 /** The renderer's view of the backend: one function per channel plus event subscription. */

@@ -6,7 +6,7 @@
 // said `ready` (earlier ones are queued on the server and flushed in order); every message is one JSON text
 // of at most MAX_MESSAGE_BYTES (UTF-8).
 import { z } from 'zod';
-import type { EventName, EventPayload, InvokeName, ReqIn } from './contract.js';
+import type { EventName, EventPayload } from './contract.js';
 import { contractErrorSchema, type ContractErrorData } from './errors.js';
 
 /** The cap on one message in either direction (security.md: message sizes are capped). */
@@ -103,8 +103,9 @@ export const decodeServerMessage = (text: string): Decoded<ServerMessage> => dec
  * call's Outcome (contextBridge drops custom properties of thrown errors, so errors travel as data and
  * shared/transport/bridge-client.ts turns them into ContractErrors), plus `on` for events.
  */
-export type BridgeApi = {
-  [K in InvokeName]: (req: ReqIn<K>) => Promise<Outcome>;
-} & {
+/** What the preload exposes as `window.mnemo`: one generic call and event subscription, no names. */
+export interface BridgeApi {
+  /** Answers an Outcome (contextBridge drops the fields of thrown errors). */
+  invoke(channel: string, payload: unknown): Promise<Outcome>;
   on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
-};
+}

@@ -2,13 +2,13 @@
 // Events are kept per run (live runs and the last few finished ones) so a window that reloads mid-run can
 // call `chat.attach` with the last seq it saw and receive exactly what it missed.
 import { randomUUID } from 'node:crypto';
-import type { RunEvent } from '../../shared/channels/chat.js';
+import type { RunEvent, RunStatus } from '../../shared/channels/chat.js';
 import type { EventBus } from './events.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What a run emits: the registry adds runId, conversationId and seq. */
 export type RunEventInput = DistributiveOmit<RunEvent, 'runId' | 'conversationId' | 'seq'>;
-export type RunStatus = 'running' | 'done' | 'aborted' | 'error' | 'turn_limit';
+export type { RunStatus };
 
 export interface RunHandle {
   readonly runId: string;
@@ -28,6 +28,24 @@ interface RunRecord {
   controller: AbortController;
   /** Run as the run finishes, before run.finished is emitted (e.g. giving back the conversation's lease). */
   onFinished: (() => void)[];
+  /** Events whose effect is not in the conversation's records yet (streamed text, tool results), by seq. */
+  unsaved: Map<string, number>;
+}
+
+/**
+ * Tracks which events the stored records do not reflect yet. Every event but these is emitted after its
+ * record is in the conversation's state: a reply's text is stored with its message.done, a tool result
+ * with the tool results' message.done, and what a run never stored by its end is not kept at all.
+ */
+function track(record: RunRecord, event: RunEvent): void {
+  if (event.type === 'text.delta') {
+    const key = `m:${event.messageId}`;
+    if (!record.unsaved.has(key)) record.unsaved.set(key, event.seq);
+  } else if (event.type === 'tool.result') {
+    record.unsaved.set(`t:${event.toolUseId}`, event.seq);
+  } else if (event.type === 'message.done' || event.type === 'run.finished') {
+    record.unsaved.clear();
+  }
 }
 
 export class RunRegistry {
@@ -47,6 +65,7 @@ export class RunRegistry {
       events: [],
       controller: new AbortController(),
       onFinished: [],
+      unsaved: new Map(),
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
@@ -57,6 +76,7 @@ export class RunRegistry {
       full.conversationId = record.conversationId;
       full.seq = record.events.length + 1;
       record.events.push(full);
+      track(record, full);
       this.bus.emit('chat.event', full);
       return full;
     };
@@ -109,6 +129,18 @@ export class RunRegistry {
   /** Runs still going (e.g. to abort them all on quit). */
   running(): string[] {
     return [...this.runs.values()].filter((r) => r.status === 'running').map((r) => r.runId);
+  }
+
+  /**
+   * The running run of a conversation and the last seq its stored records reflect: a window that builds
+   * the conversation from its records now and attaches after that seq misses nothing and repeats nothing.
+   */
+  savedSeq(conversationId: string): { runId: string; status: RunStatus; seq: number } | null {
+    const record = this.activeFor(conversationId);
+    if (!record) return null;
+    let seq = record.events.length;
+    for (const first of record.unsaved.values()) seq = Math.min(seq, first - 1);
+    return { runId: record.runId, status: record.status, seq };
   }
 
   attach(query: { runId?: string | undefined; conversationId?: string | undefined; afterSeq: number }): {

@@ -1,12 +1,13 @@
-// The Activity tab's slice: every tool call of a conversation, from its transcript (tool items) merged with
-// the live `chat.event` stream (tool.call, then tool.result). Keyed by conversation so switching back and
-// forth keeps what was seen; calls are keyed by toolUseId so a replayed event (chat.attach) is idempotent.
+// The Activity tab's slice: every tool call of a conversation, the tool items of the shared projection
+// (shared/projection) from its transcript and from the live `chat.event` stream, as the chat has them.
+// Keyed by conversation so switching back and forth keeps what was seen.
 import { create } from 'zustand';
-import type { Api, EventPayload } from '../../shared/contract';
+import type { EventPayload } from '../../shared/contract';
 import type { TranscriptItem } from '../../shared/channels/conversations';
-import { getApi } from '../api';
+import type { ViewItem, ViewItemOf } from '../../shared/projection/items';
+import { applyEvents } from '../../shared/projection/project';
 import { errorMessage } from '../lib/format';
-import { registerBinder } from './bridge';
+import { onRunEvents } from './bridge';
 import { loadTranscript, onTranscriptLoad } from './transcripts';
 
 export interface ToolCall {
@@ -47,57 +48,51 @@ function update(
   set({ byConversation: { ...get().byConversation, [conversationId]: change(current) } });
 }
 
-function upsert(calls: ToolCall[], call: Partial<ToolCall> & { toolUseId: string }): ToolCall[] {
-  const index = calls.findIndex((c) => c.toolUseId === call.toolUseId);
-  if (index < 0) {
-    const fresh: ToolCall = {
-      name: 'tool',
-      input: null,
-      result: null,
-      isError: false,
-      durationMs: null,
-      startedAt: new Date().toISOString(),
-      status: 'running',
-      ...call,
-    };
-    return [...calls, fresh];
-  }
-  const next = calls.slice();
-  next[index] = { ...calls[index]!, ...call };
-  return next;
+type ToolItem = ViewItemOf<'tool'>;
+
+/** A tool call of the shared projection as the Activity tab lists it. */
+function callOf(item: ToolItem, interrupted: boolean): ToolCall {
+  const cut = interrupted && item.result === null;
+  return {
+    toolUseId: item.toolUseId,
+    name: item.name,
+    input: item.input,
+    result: cut ? 'Interrupted' : item.result,
+    isError: cut || item.isError,
+    durationMs: item.durationMs,
+    startedAt: item.at,
+    status: cut ? 'error' : item.result === null ? 'running' : item.isError ? 'error' : 'done',
+  };
+}
+
+const tools = new Map<string, { items: ViewItem[]; interrupted: Set<string> }>();
+
+/** Recomputes a conversation's calls from its projected tool items. */
+function publish(conversationId: string, status?: ConversationActivity['status']): void {
+  const known = tools.get(conversationId);
+  const calls = (known?.items ?? [])
+    .filter((i): i is ToolItem => i.kind === 'tool')
+    .map((i) => callOf(i, known!.interrupted.has(i.toolUseId)));
+  update(conversationId, (c) => ({ ...c, calls, ...(status ? { status, error: null } : {}) }));
 }
 
 export function callsFromTranscript(items: readonly TranscriptItem[]): ToolCall[] {
-  const calls: ToolCall[] = [];
-  for (const item of items) {
-    if (item.kind !== 'tool') continue;
-    calls.push({
-      toolUseId: item.toolUseId,
-      name: item.name,
-      input: item.input,
-      result: item.result,
-      isError: item.isError,
-      durationMs: item.durationMs,
-      startedAt: item.createdAt,
-      status: item.result === null ? 'running' : item.isError ? 'error' : 'done',
-    });
-  }
-  return calls;
+  return items.filter((i): i is ToolItem => i.kind === 'tool').map((i) => callOf(i, false));
 }
 
 /** A conversation's tool calls from its transcript, keeping live calls not yet in it. */
 function fromTranscriptItems(conversationId: string, items: readonly TranscriptItem[]): void {
-  const fromTranscript = callsFromTranscript(items);
-  update(conversationId, (c) => {
-    let calls = fromTranscript;
-    for (const live of c.calls) {
-      const known = calls.find((t) => t.toolUseId === live.toolUseId);
-      // A live call the transcript has not persisted yet, or has persisted without its result yet.
-      if (!known) calls = [...calls, live];
-      else if (known.result === null && live.result !== null) calls = upsert(calls, live);
-    }
-    return { calls, status: 'ready', error: null };
+  const known = tools.get(conversationId);
+  // Live calls the transcript has not persisted yet (or not with their result) stay as they are.
+  const fromTranscript: ViewItem[] = items.filter((i) => i.kind === 'tool');
+  const ids = new Set(fromTranscript.map((i) => i.id));
+  const merged = fromTranscript.map((i) => {
+    const live = known?.items.find((l) => l.id === i.id);
+    return i.kind === 'tool' && i.result === null && live?.kind === 'tool' && live.result !== null ? live : i;
   });
+  for (const live of known?.items ?? []) if (!ids.has(live.id)) merged.push(live);
+  tools.set(conversationId, { items: merged, interrupted: known?.interrupted ?? new Set() });
+  publish(conversationId, 'ready');
 }
 
 /** Take a conversation's tool calls from a transcript being loaded (by the chat, say). */
@@ -117,54 +112,30 @@ export function ensureActivity(conversationId: string): void {
   void loadTranscript(conversationId).catch(() => undefined); // the listener above shows the error
 }
 
-export function onRunEvent(event: EventPayload<'chat.event'>): void {
-  if (event.type === 'tool.call') {
-    update(event.conversationId, (c) => ({
-      ...c,
-      calls: upsert(c.calls, {
-        toolUseId: event.toolUseId,
-        name: event.name,
-        input: event.input,
-        ...(c.calls.some((x) => x.toolUseId === event.toolUseId)
-          ? {}
-          : { startedAt: new Date().toISOString() }),
-      }),
-    }));
-  } else if (event.type === 'tool.result') {
-    update(event.conversationId, (c) => ({
-      ...c,
-      calls: upsert(c.calls, {
-        toolUseId: event.toolUseId,
-        name: event.name,
-        result: event.result,
-        isError: event.isError,
-        durationMs: event.durationMs,
-        status: event.isError ? 'error' : 'done',
-      }),
-    }));
-  } else if (event.type === 'run.finished') {
-    // Calls cut off by an abort never get a result: they are no longer running.
-    update(event.conversationId, (c) => ({
-      ...c,
-      calls: c.calls.map((call) =>
-        call.status === 'running'
-          ? { ...call, status: 'error', isError: true, result: call.result ?? 'Interrupted' }
-          : call,
-      ),
-    }));
+/** Run events, in order: the tool calls they make and complete (through the shared projection). */
+function applyRunEventsToActivity(events: readonly EventPayload<'chat.event'>[]): void {
+  const touched = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'tool.call' && event.type !== 'tool.result' && event.type !== 'run.finished') continue;
+    const known = tools.get(event.conversationId) ?? { items: [], interrupted: new Set<string>() };
+    if (event.type === 'run.finished') {
+      // Calls cut off by an abort never get a result: they are no longer running.
+      for (const i of known.items)
+        if (i.kind === 'tool' && i.result === null) known.interrupted.add(i.toolUseId);
+    }
+    tools.set(event.conversationId, { ...known, items: applyEvents(known.items, [event]) });
+    touched.add(event.conversationId);
   }
+  for (const id of touched) publish(id);
 }
+
+onRunEvents('activity', applyRunEventsToActivity);
 
 export function setActivityFilter(filter: string | null): void {
   set({ filter });
 }
 
-export function bindActivityEvents(api: Api = getApi()): () => void {
-  return api.on('chat.event', onRunEvent);
-}
-
 export function resetActivityStore(): void {
+  tools.clear();
   set({ byConversation: {}, filter: null });
 }
-
-registerBinder('activity', bindActivityEvents);

@@ -4,6 +4,9 @@
 // Other features plug in with `registerBinder`: a binder gets the Api and returns its unsubscribe
 // function. A binder registered before `startBridge` runs at start; one registered later is bound at once.
 // (The memory, activity and context slices register theirs from their own store modules.)
+//
+// Run events (`chat.event`) have one subscriber, here: batched per animation frame and handed, in order,
+// to the chat and to every slice that registered with `onRunEvents` (the Activity and Context tabs).
 import type { RunEvent } from '../../shared/channels/chat';
 import type { Api } from '../../shared/contract';
 import { useChat } from './chat';
@@ -14,6 +17,17 @@ import { toast } from './toast';
 export type Binder = (api: Api) => () => void;
 
 const binders = new Map<string, Binder>();
+const runListeners = new Map<string, (batch: readonly RunEvent[]) => void>();
+
+/** Receive every batch of run events (after the chat has applied it). */
+export function onRunEvents(name: string, listener: (batch: readonly RunEvent[]) => void): void {
+  runListeners.set(name, listener);
+}
+
+function routeRunEvents(batch: readonly RunEvent[]): void {
+  useChat.getState().applyEvents(batch);
+  for (const listener of runListeners.values()) listener(batch);
+}
 const bound = new Map<string, () => void>();
 let current: Api | null = null;
 
@@ -40,7 +54,7 @@ function stopBridge(): void {
 }
 
 function bindCore(api: Api): () => void {
-  const batcher = createFrameBatcher<RunEvent>((batch) => useChat.getState().applyEvents(batch));
+  const batcher = createFrameBatcher<RunEvent>(routeRunEvents);
   const offs = [
     api.on('chat.event', batcher.push),
     api.on('memory.changed', (change) => {

@@ -1,6 +1,8 @@
 // The chat slice: the open conversation's items, the runs streaming into it, and the actions the chat UI
 // calls (send, stop, retry, regenerate, edit-and-resend, pin, review, undo a memory change). Run events
-// reach it through the bridge, batched per animation frame; the pure event handling is in chat-items.ts.
+// reach it through the bridge's one batched router; the pure event handling is in chat-items.ts. A run is
+// followed by sequence number only: opening a conversation gives the last seq its items reflect and the
+// window attaches after it; a run this window starts is attached from its first event.
 import { create } from 'zustand';
 import type { RunEvent } from '../../shared/channels/chat';
 import type { EventPayload } from '../../shared/contract';
@@ -8,7 +10,6 @@ import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
 import {
   applyRunEvents,
-  fromTranscript,
   memoryWriteTarget,
   type ChatItem,
   type ChatModel,
@@ -19,19 +20,8 @@ import { toast } from './toast';
 
 export type { ChatItem } from './chat-items';
 
-const RUN_KEY = 'mnemo.run';
 const CONVERSATION_KEY = 'mnemo.conversation';
 const LAST_CONVERSATION_KEY = 'mnemo.lastConversation';
-/** Events for a run this window does not know yet (e.g. chat.send has not answered); bounded. */
-const MAX_ORPHANS = 5_000;
-
-interface SavedRun {
-  runId: string;
-  conversationId: string;
-  lastSeq: number;
-  /** The text just sent, so a reload before the backend persisted it still shows the user's turn. */
-  userText?: string | undefined;
-}
 
 interface ChatState extends ChatModel {
   conversationId: string | null;
@@ -40,7 +30,6 @@ interface ChatState extends ChatModel {
   /** For the next new conversation: false starts a temporary chat without memory. */
   newChatMemory: boolean;
   sending: boolean;
-  orphans: RunEvent[];
   /** A message to scroll to and highlight briefly (a provenance link); the list clears it once shown. */
   focusMessageId: string | null;
   /**
@@ -74,43 +63,18 @@ let pendingCounter = 0;
 let loadToken = 0;
 
 export const useChat = create<ChatState>()((set, get) => {
-  /** Make a run known to this window and apply what arrived for it before we knew its id. */
-  const adopt = (runId: string, conversationId: string): void => {
+  /** Follow a run from `afterSeq`: make it known, then fetch what it emitted after that seq. */
+  const follow = (runId: string, conversationId: string, afterSeq: number): Promise<void> => {
     const s = get();
-    const isNew = s.conversationId === null;
-    if (isNew) rememberConversation(conversationId);
+    if (s.conversationId === null) rememberConversation(conversationId);
     const runs: Record<string, RunState> = s.runs[runId]
       ? s.runs
       : {
           ...s.runs,
-          [runId]: { runId, conversationId, lastSeq: 0, status: 'running', userMessageId: null },
+          [runId]: { runId, conversationId, lastSeq: afterSeq, status: 'running', userMessageId: null },
         };
     set({ conversationId, runs, activeRunId: runs[runId]?.status === 'running' ? runId : s.activeRunId });
-    const mine = s.orphans.filter((e) => e.runId === runId);
-    set({ orphans: s.orphans.filter((e) => e.runId !== runId) });
-    if (mine.length) get().applyEvents(mine);
-    saveRun();
-  };
-
-  const saveRun = (userText?: string): void => {
-    const s = get();
-    const run = s.activeRunId ? s.runs[s.activeRunId] : undefined;
-    try {
-      if (!run) {
-        sessionStorage.removeItem(RUN_KEY);
-        return;
-      }
-      const prev = readSavedRun();
-      const saved: SavedRun = {
-        runId: run.runId,
-        conversationId: run.conversationId,
-        lastSeq: run.lastSeq,
-        userText: userText ?? (prev?.runId === run.runId ? prev.userText : undefined),
-      };
-      sessionStorage.setItem(RUN_KEY, JSON.stringify(saved));
-    } catch {
-      // Without sessionStorage a reload simply starts from the persisted transcript.
-    }
+    return attach(runId, runs[runId]!.lastSeq);
   };
 
   const attach = async (runId: string, afterSeq: number): Promise<void> => {
@@ -128,11 +92,9 @@ export const useChat = create<ChatState>()((set, get) => {
         }
       }
       if (!res.run && get().activeRunId === runId) set({ activeRunId: null });
-      saveRun();
     } catch {
       // The run is gone (e.g. the backend restarted): what was persisted is what the transcript shows.
       if (get().activeRunId === runId) set({ activeRunId: null });
-      saveRun();
     }
   };
 
@@ -145,7 +107,8 @@ export const useChat = create<ChatState>()((set, get) => {
     try {
       const res = await call();
       const conversationId = res.conversationId ?? conversationIdBefore;
-      if (conversationId) adopt(res.runId, conversationId);
+      // From the run's first event: what streamed before this answer arrived is fetched, not buffered.
+      if (conversationId) void follow(res.runId, conversationId, 0);
       return true;
     } catch (err) {
       toast(errorMessage(err), { tone: 'error' });
@@ -159,13 +122,11 @@ export const useChat = create<ChatState>()((set, get) => {
     items: [],
     runs: {},
     activeRunId: null,
-    settled: new Set(),
     conversationId: null,
     loading: false,
     loadError: null,
     newChatMemory: true,
     sending: false,
-    orphans: [],
     focusMessageId: null,
 
     focusMessage(messageId) {
@@ -186,7 +147,6 @@ export const useChat = create<ChatState>()((set, get) => {
         items: [],
         runs: {},
         activeRunId: null,
-        settled: new Set(),
         loadError: null,
         loading: conversationId !== null,
         newChatMemory: options?.memory ?? true,
@@ -194,38 +154,16 @@ export const useChat = create<ChatState>()((set, get) => {
       rememberConversation(conversationId);
       if (conversationId === null) return;
       try {
-        const transcript = await loadTranscript(conversationId);
+        const loaded = await loadTranscript(conversationId);
         if (token !== loadToken) return;
-        const items = fromTranscript(transcript);
-        set({ items, settled: new Set(items.map((i) => i.id)), loading: false });
+        set({ items: loaded.items.slice(), loading: false });
+        // A run may still be streaming into it (another window, or before a reload): continue after the
+        // last seq the items reflect.
+        const live = loaded.runs.find((r) => r.status === 'running');
+        if (live) await follow(live.runId, conversationId, live.seq);
       } catch (err) {
         if (token !== loadToken) return;
         set({ loading: false, loadError: errorMessage(err) });
-        return;
-      }
-      // A run may still be streaming into this conversation (another window, or before a reload).
-      try {
-        const res = await getApi()['chat.attach']({ conversationId, afterSeq: 0 });
-        if (token !== loadToken || !res.run || res.run.status !== 'running') return;
-        const s = get();
-        set({
-          runs: {
-            ...s.runs,
-            [res.run.runId]: {
-              runId: res.run.runId,
-              conversationId,
-              lastSeq: 0,
-              status: 'running',
-              userMessageId: null,
-            },
-          },
-          activeRunId: res.run.runId,
-        });
-        insertSavedUserText(res.run.runId, res.events);
-        get().applyEvents(res.events);
-        saveRun();
-      } catch {
-        // No live run: the transcript is complete.
       }
     },
 
@@ -237,8 +175,7 @@ export const useChat = create<ChatState>()((set, get) => {
       } catch {
         conversationId = null;
       }
-      // A reload loses the streamed text, so `open` replays the run from seq 0 (not the saved lastSeq);
-      // items the transcript already has are not touched by the replay.
+      // The backend says where the transcript ends in a live run: `open` attaches after that.
       await get().open(conversationId);
     },
 
@@ -250,18 +187,14 @@ export const useChat = create<ChatState>()((set, get) => {
 
     applyEvents(events) {
       const s = get();
-      const forUs: RunEvent[] = [];
-      const orphans: RunEvent[] = [];
-      for (const e of events) {
-        if (s.conversationId !== null && e.conversationId === s.conversationId) forUs.push(e);
-        else orphans.push(e);
-      }
-      if (orphans.length) set({ orphans: [...get().orphans, ...orphans].slice(-MAX_ORPHANS) });
+      // While a conversation loads, its runs are followed from the seq the load reports, not from here.
+      if (s.loading) return;
+      // Events of other conversations are not this window's; a run it follows is fetched from its seq.
+      const forUs = events.filter((e) => s.conversationId !== null && e.conversationId === s.conversationId);
       if (!forUs.length) return;
       const result = applyRunEvents(s, forUs);
       if (result.changed) {
         set({ items: result.model.items, runs: result.model.runs, activeRunId: result.model.activeRunId });
-        saveRun();
       }
       for (const gap of result.gaps) void attach(gap.runId, gap.afterSeq);
     },
@@ -307,14 +240,15 @@ export const useChat = create<ChatState>()((set, get) => {
         );
         // Give the optimistic item its real id unless run.started already did.
         set({
-          items: get().items.map((i) =>
-            i.id === pendingId ? { ...i, id: res.userMessageId, pending: false } : i,
-          ),
+          items: get().items.map((i) => {
+            if (i.id !== pendingId || i.kind !== 'user') return i;
+            const { pending: _sent, ...confirmed } = i;
+            return { ...confirmed, id: res.userMessageId };
+          }),
         });
         return res;
       });
       if (!ok) set({ items: get().items.filter((i) => i.id !== pendingId) });
-      else saveRun(text);
       return ok;
     },
 
@@ -423,31 +357,7 @@ export const useChat = create<ChatState>()((set, get) => {
       return { before: res.before, after: res.after };
     },
   };
-
-  /** After a reload the user's turn may not be persisted yet: show the text this window sent. */
-  function insertSavedUserText(runId: string, events: readonly RunEvent[]): void {
-    const saved = readSavedRun();
-    if (!saved || saved.runId !== runId || !saved.userText) return;
-    const started = events.find((e) => e.type === 'run.started');
-    if (!started || started.type !== 'run.started') return;
-    if (get().items.some((i) => i.id === started.userMessageId)) return;
-    set({
-      items: [
-        ...get().items,
-        { kind: 'user', id: started.userMessageId, text: saved.userText, pinned: false },
-      ],
-    });
-  }
 });
-
-function readSavedRun(): SavedRun | null {
-  try {
-    const raw = sessionStorage.getItem(RUN_KEY);
-    return raw ? (JSON.parse(raw) as SavedRun) : null;
-  } catch {
-    return null;
-  }
-}
 
 function rememberConversation(id: string | null): void {
   try {

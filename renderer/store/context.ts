@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import type { Api, EventPayload } from '../../shared/contract';
 import type { ContextUsage } from '../../shared/channels/context';
 import { getApi } from '../api';
-import { registerBinder } from './bridge';
+import { onRunEvents, registerBinder } from './bridge';
 import { errorMessage } from '../lib/format';
 
 export interface ConversationContext {
@@ -72,7 +72,7 @@ export function onContextChanged(usage: EventPayload<'context.changed'>): void {
   update(usage.conversationId, { usage, status: 'ready', error: null });
 }
 
-export function onRunEvent(event: EventPayload<'chat.event'>): void {
+function onRunEvent(event: EventPayload<'chat.event'>): void {
   const id = event.conversationId;
   if (event.type === 'run.started' || (event.type !== 'run.finished' && !get().running[id])) {
     if (!get().running[id]) set({ running: { ...get().running, [id]: true } });
@@ -87,12 +87,7 @@ export function onRunEvent(event: EventPayload<'chat.event'>): void {
 }
 
 export function bindContextEvents(api: Api = getApi()): () => void {
-  const offChanged = api.on('context.changed', onContextChanged);
-  const offRun = api.on('chat.event', onRunEvent);
-  return () => {
-    offChanged();
-    offRun();
-  };
+  return api.on('context.changed', onContextChanged);
 }
 
 export function resetContextStore(): void {
@@ -101,3 +96,4 @@ export function resetContextStore(): void {
 }
 
 registerBinder('context', bindContextEvents);
+onRunEvents('context', (batch) => batch.forEach(onRunEvent));

@@ -2,6 +2,7 @@
 // `chat.event` payloads tagged with the run id and a per-run sequence number (starting at 1, no gaps), so a
 // window that reloads mid-run calls `chat.attach` with the last seq it saw and receives what it missed.
 import { z } from 'zod';
+import { cardFact } from '../projection/cards.js';
 import { id, memoryPath, ok } from './common.js';
 
 export const errorKind = z.enum([
@@ -16,13 +17,27 @@ export const errorKind = z.enum([
   'internal',
 ]);
 
+export const runStatus = z.enum(['running', 'done', 'aborted', 'error', 'turn_limit']);
+/** Where a run is: 'running' until its run.finished, then how it ended. */
+export type RunStatus = z.infer<typeof runStatus>;
+export type FinishedStatus = Exclude<RunStatus, 'running'>;
+
+export type ErrorKind = z.infer<typeof errorKind>;
+
 const base = { runId: id, conversationId: id, seq: z.number().int().positive() };
 
 export const runEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('run.started'), userMessageId: id }),
   z.object({ ...base, type: z.literal('text.delta'), messageId: id, text: z.string() }),
   /** A finished message (assistant or tool results), as persisted. */
-  z.object({ ...base, type: z.literal('message.done'), messageId: id, interrupted: z.boolean() }),
+  z.object({
+    ...base,
+    type: z.literal('message.done'),
+    messageId: id,
+    interrupted: z.boolean(),
+    /** The text as stored, when it differs from the deltas (a cut-off answer is kept trimmed). */
+    text: z.string().optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('tool.call'),
@@ -30,6 +45,8 @@ export const runEvent = z.discriminatedUnion('type', [
     name: z.string(),
     input: z.unknown(),
     turn: z.number().int(),
+    /** The time of the reply that asked for it (the stored message's), so live and stored items agree. */
+    at: z.string().optional(),
   }),
   z.object({
     ...base,
@@ -80,6 +97,8 @@ export const runEvent = z.discriminatedUnion('type', [
     outcome: z.enum(['approved', 'edited', 'rejected']),
   }),
   z.object({ ...base, type: z.literal('turn.limit'), turns: z.number().int() }),
+  /** A card, exactly as it was stored (the record's id and fact): the chat's only source of cards. */
+  z.object({ ...base, type: z.literal('card'), id, card: cardFact }),
   z.object({
     ...base,
     type: z.literal('run.error'),
@@ -91,13 +110,11 @@ export const runEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('run.finished'),
-    status: z.enum(['done', 'aborted', 'error', 'turn_limit']),
+    status: runStatus.exclude(['running']),
   }),
 ]);
 export type RunEvent = z.infer<typeof runEvent>;
 export type RunEventType = RunEvent['type'];
-
-export const runStatus = z.enum(['running', 'done', 'aborted', 'error', 'turn_limit']);
 
 export const chatInvoke = {
   'chat.send': {

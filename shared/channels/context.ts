@@ -19,6 +19,8 @@ export const contextUsage = z.object({
   }),
   /** true when `total` came from the API's usage report for the last request plus an estimate since. */
   measured: z.boolean(),
+  /** Set while compaction is paused because it cannot get under its trigger: why, and what would help. */
+  compactionPaused: z.string().optional(),
   history: z.array(
     z.object({
       at: z.string(),

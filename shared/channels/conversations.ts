@@ -1,6 +1,8 @@
 // Conversations: persisted per conversation in the data dir. The transcript returned here is the UI's
 // view (text, tool calls, cards); the exact API history stays on the main side.
 import { z } from 'zod';
+import { viewItem } from '../projection/items.js';
+import { runStatus } from './chat.js';
 import { id, isoTime, ok } from './common.js';
 
 export const conversationSummary = z.object({
@@ -14,51 +16,23 @@ export const conversationSummary = z.object({
 });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
-/** One item of the visible transcript. Tool calls and cards are items of their own. */
-export const transcriptItem = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('user'),
-    id,
-    text: z.string(),
-    createdAt: isoTime,
-    pinned: z.boolean(),
-  }),
-  z.object({
-    kind: z.literal('assistant'),
-    id,
-    text: z.string(),
-    createdAt: isoTime,
-    pinned: z.boolean(),
-    interrupted: z.boolean(),
-  }),
-  z.object({
-    kind: z.literal('tool'),
-    id,
-    toolUseId: id,
-    name: z.string(),
-    input: z.unknown(),
-    result: z.string().nullable(),
-    isError: z.boolean(),
-    durationMs: z.number().nullable(),
-    createdAt: isoTime,
-  }),
-  z.object({
-    kind: z.literal('event'),
-    id,
-    /** backfill | cleared | compacted | error | turn_limit */
-    event: z.string(),
-    text: z.string(),
-    detail: z.string().optional(),
-    createdAt: isoTime,
-  }),
-]);
+/** One item of the visible transcript (shared/projection/items.ts). Tool calls and cards are items of their own. */
+export const transcriptItem = viewItem;
 export type TranscriptItem = z.infer<typeof transcriptItem>;
 
 export const conversationsInvoke = {
   'conversations.list': { req: z.object({}), res: z.object({ conversations: z.array(conversationSummary) }) },
   'conversations.get': {
     req: z.object({ id }),
-    res: z.object({ conversation: conversationSummary, items: z.array(transcriptItem) }),
+    res: z.object({
+      conversation: conversationSummary,
+      items: z.array(transcriptItem),
+      /**
+       * The run still streaming into it, if any, and the last seq of that run the items reflect: attach
+       * after it (chat.attach) to continue exactly where the items end.
+       */
+      runs: z.array(z.object({ runId: id, status: runStatus, seq: z.number().int().min(0) })).optional(),
+    }),
   },
   'conversations.create': {
     req: z.object({ title: z.string().max(200).optional(), memory: z.boolean().default(true) }),

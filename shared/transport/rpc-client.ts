@@ -1,14 +1,14 @@
 // The client end of the message-based transports (WebSocket, in-memory pair): builds the renderer's `Api`
-// object (one function per invoke channel plus `on`) over any text channel. The transport tells it when
+// (shared/transport/api-proxy.ts: any channel name, checked by the server) over any text channel. The transport tells it when
 // the channel is up or down and hands it every message received. No Node and no DOM here.
 //
 // Calls made before the first connection wait for it; calls made while a connection is down fail at once
 // (the UI shows that it is reconnecting); calls in flight when the connection drops fail with
 // `unavailable`.
-import { invokeChannelNames, isEventChannel } from '../channel-names.js';
 import type { Api, EventName, InvokeName } from '../contract.js';
 import { ContractError } from '../errors.js';
 import { decodeServerMessage, encodeMessage, WireSizeError, type ClientMessage } from '../wire.js';
+import { apiProxy } from './api-proxy.js';
 
 export interface RpcClient {
   readonly api: Api;
@@ -39,7 +39,7 @@ export function createRpcClient(): RpcClient {
   let nextId = 1;
   const pending = new Map<number, Pending>();
   const waiting: Array<{ message: ClientMessage; call: Pending }> = [];
-  const listeners = new Map<EventName, Set<Listener>>();
+  const listeners = new Map<string, Set<Listener>>();
 
   const transmit = (message: ClientMessage, call: Pending): void => {
     let text: string;
@@ -71,7 +71,6 @@ export function createRpcClient(): RpcClient {
     });
 
   const on = (name: EventName, listener: Listener): (() => void) => {
-    if (!isEventChannel(name)) throw new TypeError(`There is no event named "${String(name)}".`);
     if (typeof listener !== 'function') throw new TypeError('The listener must be a function.');
     let set = listeners.get(name);
     if (!set) listeners.set(name, (set = new Set()));
@@ -83,11 +82,10 @@ export function createRpcClient(): RpcClient {
     };
   };
 
-  const api = { on } as Record<string, unknown>;
-  for (const name of invokeChannelNames) api[name] = (payload: unknown) => call(name, payload);
+  const api = apiProxy((channel, payload) => call(channel as InvokeName, payload), on as Api['on']);
 
   const client: RpcClient = {
-    api: api as unknown as Api,
+    api,
     get readySent() {
       return readySent;
     },
@@ -118,7 +116,7 @@ export function createRpcClient(): RpcClient {
         else call.reject(new ContractError(message.error.code, message.error.message, message.error.details));
         return;
       }
-      if (!isEventChannel(message.name)) return;
+      // Only listeners of that name hear it (the server sends the contract's events only).
       for (const listener of [...(listeners.get(message.name) ?? [])]) {
         try {
           listener(message.payload);

@@ -1,11 +1,12 @@
 // The Activity tab: tool calls from the transcript merged with live chat.event tool.call/tool.result, with
 // time, duration, input, result and errors, filterable by tool.
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/channels/chat';
 import { setApi } from '../../renderer/api';
 import { ActivityPanel } from '../../renderer/features/tool-log';
-import { bindActivityEvents, resetActivityStore } from '../../renderer/store/activity';
+import { resetActivityStore } from '../../renderer/store/activity';
+import { startBridge } from '../../renderer/store/bridge';
 import { useChat } from '../../renderer/store/chat';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 
@@ -22,7 +23,7 @@ beforeEach(() => {
   seq = 0;
   backend = createFakeBackend();
   backend.transcript = [
-    { kind: 'user', id: 'm1', text: 'What do I like?', createdAt: '2026-03-01T12:00:00Z', pinned: false },
+    { kind: 'user', id: 'm1', text: 'What do I like?', pinned: false },
     {
       kind: 'tool',
       id: 't1',
@@ -32,7 +33,7 @@ beforeEach(() => {
       result: 'preferences.md',
       isError: false,
       durationMs: 12,
-      createdAt: '2026-03-01T12:00:01Z',
+      at: '2026-03-01T12:00:01Z',
     },
     {
       kind: 'tool',
@@ -43,11 +44,12 @@ beforeEach(() => {
       result: 'The query is too short.',
       isError: true,
       durationMs: 3,
-      createdAt: '2026-03-01T12:00:02Z',
+      at: '2026-03-01T12:00:02Z',
     },
   ];
   setApi(backend.api);
-  unbind = bindActivityEvents(backend.api);
+  // Run events reach the tab through the bridge's one router, batched per frame.
+  unbind = startBridge(backend.api);
   useChat.setState({ conversationId: 'c1' });
 });
 afterEach(() => {
@@ -104,7 +106,7 @@ describe('the Activity tab', () => {
         }),
       ),
     );
-    expect(live.textContent).toContain('Done');
+    await waitFor(() => expect(live.textContent).toContain('Done'));
     expect(live.textContent).toContain('1.5 s');
     // A replayed event (re-attach after a reload) does not duplicate the call.
     act(() =>
@@ -119,6 +121,7 @@ describe('the Activity tab', () => {
         }),
       ),
     );
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(within(panel).getAllByRole('listitem', { name: /dinner\.md|memory · create$/ })).toHaveLength(1);
   });
 

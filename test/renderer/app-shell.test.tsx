@@ -32,12 +32,12 @@ function seedConversation(
   backend.conversations.set(id, {
     summary: { id, title, createdAt: updatedAt, updatedAt, memory: true, messageCount: 2 },
     items: [
-      { kind: 'user', id: `${id}-u`, text, createdAt: updatedAt, pinned: false },
+      { kind: 'user', id: `${id}-u`, text, pinned: false },
       {
         kind: 'assistant',
         id: `${id}-a`,
         text: `About ${text}`,
-        createdAt: updatedAt,
+        streaming: false,
         pinned: false,
         interrupted: false,
       },

@@ -11,7 +11,7 @@ import {
   type ReqIn,
   type ResOut,
 } from '../../shared/contract';
-import type { RunEvent } from '../../shared/channels/chat';
+import type { FinishedStatus, RunEvent, RunStatus } from '../../shared/channels/chat';
 import type { ConversationSummary, TranscriptItem } from '../../shared/channels/conversations';
 import { defaultSettings, type SettingsView } from '../../shared/channels/settings';
 import { ContractError } from '../../shared/errors';
@@ -23,12 +23,12 @@ export interface ScriptedRun {
   runId: string;
   conversationId: string;
   events: RunEvent[];
-  status: 'running' | 'done' | 'aborted' | 'error' | 'turn_limit';
+  status: RunStatus;
   /** Emit (and deliver) the next event. */
   emit(event: RunEventInput): RunEvent;
   /** Record the next event without delivering it (as if the window missed it). */
   emitHidden(event: RunEventInput): RunEvent;
-  finish(status?: 'done' | 'aborted' | 'error' | 'turn_limit'): void;
+  finish(status?: FinishedStatus): void;
 }
 
 type Impl = { [K in InvokeName]?: (req: ReqIn<K>) => Promise<ResOut<K>> | ResOut<K> };
@@ -71,6 +71,20 @@ export function createChatBackend(): ChatBackend {
       events: [],
       status: 'running',
       emit(event) {
+        // Like the real backend (electron/core/agent/session.ts showError): an error's card comes first.
+        if (event.type === 'run.error') {
+          const card = this.emitHidden({
+            type: 'card',
+            id: `error-${run.events.length + 1}`,
+            card: {
+              kind: 'error',
+              errorKind: event.kind,
+              message: event.message,
+              retryable: event.retryable,
+            },
+          });
+          deliver('chat.event', card);
+        }
         const full = this.emitHidden(event);
         deliver('chat.event', full);
         return full;
@@ -121,7 +135,14 @@ export function createChatBackend(): ChatBackend {
     'conversations.get': (req) => {
       const c = conversations.get(req.id);
       if (!c) throw new ContractError('not_found', 'No such conversation.');
-      return { conversation: c.summary, items: c.items };
+      // Like the backend: the run still streaming into it, with the last seq the items reflect (the
+      // scripted items are set by hand, so 0: replaying a run onto its own items changes nothing).
+      const live = runs.filter((r) => r.conversationId === req.id && r.status === 'running');
+      return {
+        conversation: c.summary,
+        items: c.items,
+        runs: live.map((r) => ({ runId: r.runId, status: r.status, seq: 0 })),
+      };
     },
     'chat.send': (req) => {
       const conversationId = ensureConversation(req.conversationId, req.memory ?? true);

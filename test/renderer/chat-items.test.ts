@@ -1,16 +1,11 @@
 // The chat's event handling as a pure function: seq dedupe, gaps held back for a re-attach, replays after a
-// reload that never duplicate what the transcript already shows, and the card texts.
+// reload that never duplicate what the transcript already shows (the shared projection's ids), and the
+// card texts (shared/projection/cards.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/channels/chat';
-import {
-  applyRunEvents,
-  backfillText,
-  clearedText,
-  compactedText,
-  fromTranscript,
-  type ChatModel,
-} from '../../renderer/store/chat-items';
+import { applyRunEvents, type ChatItem, type ChatModel } from '../../renderer/store/chat-items';
+import { backfillLabel, clearedLabel, compactedLabel } from '../../shared/projection/cards';
 
 type Input = RunEvent extends infer T
   ? T extends unknown
@@ -22,19 +17,23 @@ function script(inputs: Input[], runId = 'r1'): RunEvent[] {
   return inputs.map((e, i) => ({ ...e, runId, conversationId: 'c1', seq: i + 1 }) as RunEvent);
 }
 
-const empty: ChatModel = { items: [], runs: {}, activeRunId: null, settled: new Set() };
+const empty: ChatModel = { items: [], runs: {}, activeRunId: null };
 
 const answer = script([
   { type: 'run.started', userMessageId: 'u1' },
   {
-    type: 'memory.backfill',
-    files: [
-      { path: '/memories/a.md', tokens: 120 },
-      { path: '/memories/b.md', tokens: 100 },
-      { path: '/memories/c.md', tokens: 200 },
-    ],
-    totalFiles: 3,
-    tokens: 420,
+    type: 'card',
+    id: 'e1',
+    card: {
+      kind: 'backfill',
+      files: [
+        { path: '/memories/a.md', tokens: 120 },
+        { path: '/memories/b.md', tokens: 100 },
+        { path: '/memories/c.md', tokens: 200 },
+      ],
+      totalFiles: 3,
+      tokens: 420,
+    },
   },
   { type: 'text.delta', messageId: 'a1', text: 'Hello ' },
   { type: 'text.delta', messageId: 'a1', text: 'world' },
@@ -92,38 +91,41 @@ describe('applyRunEvents', () => {
   });
 
   it('a reloaded window replays a run onto the transcript without duplicating what is saved', () => {
-    const transcript = fromTranscript([
-      { kind: 'user', id: 'u1', text: 'Hi', createdAt: 'x', pinned: false },
-      { kind: 'assistant', id: 'a1', text: 'Hello world', createdAt: 'x', pinned: true, interrupted: false },
+    const transcript: ChatItem[] = [
+      { kind: 'user', id: 'u1', text: 'Hi', pinned: false },
+      {
+        kind: 'event',
+        id: 'e1',
+        event: 'backfill',
+        text: 'Loaded 3 memory files · 420 tokens',
+      },
+      {
+        kind: 'assistant',
+        id: 'a1',
+        text: 'Hello world',
+        pinned: true,
+        interrupted: false,
+        streaming: false,
+      },
       {
         kind: 'tool',
-        id: 'tool-t1',
+        id: 'tool:t1',
         toolUseId: 't1',
         name: 'memory',
         input: { command: 'view', path: '/memories' },
         result: 'a.md',
         isError: false,
         durationMs: 4,
-        createdAt: 'x',
+        at: 'x',
       },
-      {
-        kind: 'event',
-        id: 'e1',
-        event: 'backfill',
-        text: 'Loaded 3 memory files · 420 tokens',
-        createdAt: 'x',
-      },
-    ]);
-    const model: ChatModel = { ...empty, items: transcript, settled: new Set(transcript.map((i) => i.id)) };
+    ];
+    const model: ChatModel = { ...empty, items: transcript };
     const { model: after } = applyRunEvents(model, answer);
     expect(after.items).toEqual(transcript);
   });
 
   it('a reload mid-answer shows the streamed text once, then continues it', () => {
-    const transcript = fromTranscript([
-      { kind: 'user', id: 'u1', text: 'Hi', createdAt: 'x', pinned: false },
-    ]);
-    const model: ChatModel = { ...empty, items: transcript, settled: new Set(['u1']) };
+    const model: ChatModel = { ...empty, items: [{ kind: 'user', id: 'u1', text: 'Hi', pinned: false }] };
     const replay = applyRunEvents(model, answer.slice(0, 4)).model;
     expect(replay.items.filter((i) => i.kind === 'assistant')).toMatchObject([
       { text: 'Hello world', streaming: true },
@@ -141,7 +143,7 @@ describe('applyRunEvents', () => {
       items: [{ kind: 'user', id: 'pending:1', text: 'Hi', pinned: false, pending: true }],
     };
     const { model: after } = applyRunEvents(model, answer.slice(0, 1));
-    expect(after.items).toEqual([{ kind: 'user', id: 'u1', text: 'Hi', pinned: false, pending: false }]);
+    expect(after.items).toStrictEqual([{ kind: 'user', id: 'u1', text: 'Hi', pinned: false }]);
   });
 
   it('an aborted run leaves the partial answer marked as stopped', () => {
@@ -160,14 +162,29 @@ describe('applyRunEvents', () => {
   it('turns errors, reviews, clearing, compaction and the turn limit into cards', () => {
     const events = script([
       { type: 'run.started', userMessageId: 'u1' },
-      { type: 'context.cleared', strategy: 'native', clearedToolUses: 5, clearedTokens: 8200 },
       {
-        type: 'context.compacted',
-        strategy: 'local',
-        summary: 'We planned dinner.',
-        messagesCompacted: 14,
-        tokensBefore: 41_000,
-        tokensAfter: 3_000,
+        type: 'card',
+        id: 'c1',
+        card: {
+          kind: 'cleared',
+          strategy: 'native',
+          count: 5,
+          tokens: 8200,
+          tokensBefore: 90_000,
+          tokensAfter: 81_800,
+        },
+      },
+      {
+        type: 'card',
+        id: 'c2',
+        card: {
+          kind: 'compacted',
+          strategy: 'local',
+          summary: 'We planned dinner.',
+          messages: 14,
+          tokensBefore: 41_000,
+          tokensAfter: 3_000,
+        },
       },
       {
         type: 'review.request',
@@ -179,8 +196,12 @@ describe('applyRunEvents', () => {
         after: '- tea',
       },
       { type: 'review.resolved', reviewId: 'rv1', outcome: 'rejected' },
-      { type: 'turn.limit', turns: 25 },
-      { type: 'run.error', kind: 'overloaded', message: 'The API is overloaded.', retryable: true },
+      { type: 'card', id: 'c3', card: { kind: 'turn_limit', turns: 25 } },
+      {
+        type: 'card',
+        id: 'c4',
+        card: { kind: 'error', errorKind: 'overloaded', message: 'The API is overloaded.', retryable: true },
+      },
       { type: 'run.finished', status: 'error' },
     ]);
     const { model } = applyRunEvents(empty, events);
@@ -198,11 +219,11 @@ describe('applyRunEvents', () => {
 
 describe('card texts', () => {
   it.each([
-    [backfillText(1, 1, 420), 'Loaded 1 memory file · 420 tokens'],
-    [backfillText(3, 3, 1_250), 'Loaded 3 memory files · 1.3k tokens'],
-    [backfillText(2, 5, 41_000), 'Loaded 2 of 5 memory files · 41k tokens'],
-    [clearedText(1, 999), 'Cleared 1 old tool result · 999 tokens'],
-    [compactedText(2, 150_000, 12_345), 'Compacted 2 earlier messages · 150k → 12.3k tokens'],
+    [backfillLabel(1, 1, 420), 'Loaded 1 memory file · 420 tokens'],
+    [backfillLabel(3, 3, 1_250), 'Loaded 3 memory files · 1.3k tokens'],
+    [backfillLabel(2, 5, 41_000), 'Loaded 2 of 5 memory files · 41k tokens'],
+    [clearedLabel(1, 999), 'Cleared 1 old tool result · 999 tokens'],
+    [compactedLabel(2, 150_000, 12_345), 'Compacted 2 earlier messages · 150k → 12.3k tokens'],
   ])('%s', (actual, expected) => {
     expect(actual).toBe(expected);
   });

@@ -301,17 +301,17 @@ describe('inline cards', () => {
 
     // Reopened from the transcript: the journal entry is found in the file's history by its tool-use id.
     backend.conversations.get(run.conversationId)!.items = [
-      { kind: 'user', id: 'u1', text: 'remember tea', createdAt: 'x', pinned: false },
+      { kind: 'user', id: 'u1', text: 'remember tea', pinned: false },
       {
         kind: 'tool',
-        id: 'tool-tw1',
+        id: 'tool:tw1',
         toolUseId: 'tw1',
         name: 'memory',
         input,
         result: 'Created.',
         isError: false,
         durationMs: 5,
-        createdAt: 'x',
+        at: 'x',
       },
     ];
     backend.impl['memory.history'] = () => ({
@@ -352,12 +352,12 @@ function seedLong(conversationId: string): void {
     },
     items: Array.from({ length: 2000 }, (_, i) =>
       i % 2 === 0
-        ? { kind: 'user' as const, id: `u${i}`, text: `Question ${i}`, createdAt: 'x', pinned: false }
+        ? { kind: 'user' as const, id: `u${i}`, text: `Question ${i}`, pinned: false }
         : {
             kind: 'assistant' as const,
             id: `a${i}`,
             text: `Answer ${i}`,
-            createdAt: 'x',
+            streaming: false,
             pinned: false,
             interrupted: false,
           },

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/api';
 import { ContextPanel } from '../../renderer/features/context';
 import { meterModel } from '../../renderer/features/context/meter';
-import { bindContextEvents, resetContextStore } from '../../renderer/store/context';
+import { startBridge } from '../../renderer/store/bridge';
+import { resetContextStore } from '../../renderer/store/context';
 import { useChat } from '../../renderer/store/chat';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 
@@ -16,7 +17,8 @@ beforeEach(() => {
   resetContextStore();
   backend = createFakeBackend();
   setApi(backend.api);
-  unbind = bindContextEvents(backend.api);
+  // context.changed and run events, through the bridge (run events: its one batched router).
+  unbind = startBridge(backend.api);
   useChat.setState({ conversationId: 'c1', activeRunId: null });
 });
 afterEach(() => {

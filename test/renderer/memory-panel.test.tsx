@@ -89,6 +89,16 @@ describe('the memory tree', () => {
   });
 });
 
+describe('opening a file', () => {
+  it('by clicking its name, like its Open button; the opened file is headed by its path', async () => {
+    const panel = setup({ '/memories/preferences.md': prefs });
+    const item = await within(panel).findByRole('listitem', { name: '/memories/preferences.md' });
+    fireEvent.click(within(item).getByText('preferences.md'));
+    expect(await within(panel).findByRole('heading', { name: '/memories/preferences.md' })).toBeTruthy();
+    expect(await within(panel).findByRole('listitem', { name: 'Likes green tea' })).toBeTruthy();
+  });
+});
+
 describe('facts', () => {
   it('shows each fact as a list item and forgets one, leaving the others; Undo brings it back', async () => {
     const panel = setup({ '/memories/preferences.md': prefs });

@@ -47,7 +47,9 @@ export class Accounting {
     for (let i = start; i < state.messages.length; i++) {
       const m = state.messages[i]!;
       acc.add(m, state.cleared);
-      if (m.kind === 'assistant' && m.usage) acc.measure(m.usage);
+      // A reply kept verbatim by a compaction was measured with the context before it: only later
+      // replies measure the context as it is now.
+      if (m.kind === 'assistant' && m.usage && (!compaction || m.at > compaction.at)) acc.measure(m.usage);
     }
     return acc;
   }

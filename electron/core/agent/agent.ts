@@ -10,15 +10,18 @@ import type { CoreContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
 import type { Redactor } from '../conversations/redact.js';
 import { ConversationStore, summarize } from '../conversations/store.js';
-import type { RunHandle, RunStatus } from '../runs.js';
+import type { RunStatus } from '../../../shared/channels/chat.js';
+import type { RunHandle } from '../runs.js';
 import { Accounting } from './accounting.js';
 import { estimateTokens } from './estimate.js';
 import { dropBuiltHistory } from './history.js';
 import { runLoop } from './loop.js';
+import { compactionPaused } from './context/local.js';
+import { stuckHelp } from '../../../shared/projection/cards.js';
 import { MemoryNotes } from './memory-notes.js';
 import { ReviewBroker } from './review.js';
 import type { LoopSession } from './session.js';
-import { now } from './session.js';
+import { now, showError } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
 import { throttle } from '../throttle.js';
@@ -233,6 +236,7 @@ export class Agent {
       log: this.ctx.log,
       accounting: () => this.accounting(conversationId),
       resetAccounting: () => this.resetAccounting(conversationId),
+      accountingFor: (st) => Accounting.fromState(st, this.systemTokens(st.meta.memory)),
       takeMemoryNotes: () =>
         memoryOn && this.notes ? this.notes.take(conversationId) : Promise.resolve(null),
       contextChanged: throttle(() => void this.emitContext(conversationId), CONTEXT_INTERVAL_MS),
@@ -247,7 +251,8 @@ export class Agent {
           error instanceof ContractError
             ? error.message
             : (diskMessage(error) ?? 'Something went wrong inside Mnemo. Retry, or see the log.');
-        run.emit({ type: 'run.error', kind: 'internal', message: failure, retryable: true });
+        const shown = { kind: 'internal' as const, message: failure, retryable: true };
+        await showError(session, shown).catch(() => run.emit({ type: 'run.error', ...shown }));
       } finally {
         try {
           await this.store.flushed(conversationId);
@@ -295,6 +300,9 @@ export class Agent {
       total: acc.total,
       parts: acc.parts(),
       measured: acc.isMeasured,
+      ...(state.stuck && compactionPaused(state, settings, acc.total)
+        ? { compactionPaused: stuckHelp(state.stuck) }
+        : {}),
       history: state.history.map((h) => ({
         at: h.at,
         kind: h.kind,

@@ -6,7 +6,7 @@ import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/mes
 import type { CompactedRecord } from '../conversations/records.js';
 import { type Backfill, buildBackfill } from './backfill.js';
 import { viewCall } from './history.js';
-import { type LoopSession, appendEvent, appendMessage, now, state } from './session.js';
+import { type LoopSession, appendMessage, now, showCard, state } from './session.js';
 import { textOf } from './assistant-content.js';
 import { boundaryRule, dataSection, newBoundary } from './data-sections.js';
 
@@ -42,25 +42,14 @@ export async function loadBackfill(s: LoopSession): Promise<Backfill | null> {
   return buildBackfill(s.memory, s.settings.backfillBudgetTokens);
 }
 
-export function emitBackfill(s: LoopSession, backfill: Backfill): void {
-  s.run.emit({
-    type: 'memory.backfill',
-    files: backfill.files,
-    totalFiles: backfill.totalFiles,
-    tokens: backfill.tokens,
-  });
-}
-
-/** The card's text, as the live card shows it: "Loaded 3 memory files · 420 tokens" (issue 5). */
-export function backfillLabel(backfill: Backfill): string {
-  const loaded = backfill.files.length;
-  const files =
-    loaded === backfill.totalFiles
-      ? `${loaded} memory ${loaded === 1 ? 'file' : 'files'}`
-      : `${loaded} of ${backfill.totalFiles} memory files`;
-  const t = backfill.tokens;
-  const tokens = t < 1000 ? String(t) : `${(t / 1000).toFixed(t < 100_000 ? 1 : 0).replace(/\.0$/, '')}k`;
-  return `Loaded ${files} · ${tokens} tokens`;
+/**
+ * Announces memory given to the model: the `memory.backfill` notice (the terminal, the meter) and, unless
+ * the memory is empty (nothing to show a new user), its card.
+ */
+export async function showBackfill(s: LoopSession, backfill: Backfill): Promise<void> {
+  const { files, totalFiles, tokens } = backfill;
+  s.run.emit({ type: 'memory.backfill', files, totalFiles, tokens });
+  if (totalFiles > 0) await showCard(s, { kind: 'backfill', files, totalFiles, tokens });
 }
 
 async function give(s: LoopSession, backfill: Backfill, extra: string | null): Promise<void> {
@@ -91,14 +80,6 @@ async function give(s: LoopSession, backfill: Backfill, extra: string | null): P
     at: now(),
     backfill: info,
   });
-  emitBackfill(s, backfill);
-  // An empty memory is nothing to show in the transcript (the UI hides the live card too).
-  if (backfill.totalFiles === 0) return;
-  await appendEvent(s, {
-    event: 'backfill',
-    text: backfillLabel(backfill),
-    detail: backfill.files.map((f) => f.path).join(', '),
-  });
 }
 
 /** Before the first reply of a conversation with memory on. */
@@ -108,11 +89,16 @@ export async function ensureBackfill(s: LoopSession): Promise<void> {
   if (st.messages.some((m) => m.kind === 'backfill') || st.compactions.length > 0) return;
   if (st.messages.some((m) => m.kind === 'assistant')) return;
   const backfill = await loadBackfill(s);
-  if (backfill) await give(s, backfill, null);
+  if (!backfill) return;
+  await give(s, backfill, null);
+  await showBackfill(s, backfill);
 }
 
-/** After a native threshold compaction: the memory (and pinned messages) again, right after the summary. */
-export async function giveAgainAfterCompaction(s: LoopSession): Promise<void> {
+/**
+ * After a native threshold compaction: the memory (and pinned messages) again, right after the summary.
+ * Returns the memory given, for the caller to announce after the compaction's card.
+ */
+export async function giveAgainAfterCompaction(s: LoopSession): Promise<Backfill | null> {
   const backfill = await loadBackfill(s);
   const pinned = pinnedQuote(s);
   if (backfill) await give(s, backfill, pinned);
@@ -126,4 +112,5 @@ export async function giveAgainAfterCompaction(s: LoopSession): Promise<void> {
       at: now(),
     });
   }
+  return backfill;
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageRecord } from '../conversations/records.js';
 import type { RunStatus } from '../runs.js';
-import { convertReply, partialText } from './assistant-content.js';
+import { convertReply, partialText, textOf } from './assistant-content.js';
 import { ensureBackfill } from './backfill-step.js';
 import { localBeforeRequest } from './context/local.js';
 import { nativeActed, nativeAfterReply } from './context/native.js';
@@ -12,7 +12,7 @@ import { classifyError } from './errors.js';
 import { buildRequest } from './request.js';
 import { recoverInterrupted } from './recover.js';
 import { runTools } from './run-tools.js';
-import { type LoopSession, appendEvent, appendMessage, now, queueMessage, state } from './session.js';
+import { type LoopSession, appendMessage, now, queueMessage, showCard, showError, state } from './session.js';
 import { type TurnOutcome, streamTurn } from './stream-turn.js';
 
 export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
@@ -24,10 +24,7 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
     if (run.signal.aborted) return 'aborted';
     if (turn >= s.maxTurns) {
       run.emit({ type: 'turn.limit', turns: turn });
-      await appendEvent(s, {
-        event: 'turn_limit',
-        text: `Stopped at the turn limit (${turn} requests in one run). Send a message or Retry to continue.`,
-      });
+      await showCard(s, { kind: 'turn_limit', turns: turn });
       return 'turn_limit';
     }
     turn += 1;
@@ -52,6 +49,8 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
     const reply = outcome.message;
     const converted = convertReply(reply);
     const usage = reply.usage;
+    // The reply's time: its record's, and its tool calls' (so their live and stored items agree).
+    const at = now();
     if (converted.content.length > 0) {
       const measured = {
         input: usage.input_tokens,
@@ -65,7 +64,7 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
         kind: 'assistant',
         role: 'assistant',
         content: converted.content,
-        at: now(),
+        at,
         usage: measured,
       };
       if (converted.cutToolUse) record.interrupted = true;
@@ -82,16 +81,13 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
       converted.toolUses.length > 0 &&
       (reply.stop_reason === 'tool_use' || reply.stop_reason === 'max_tokens')
     ) {
-      await runTools(s, converted.toolUses, turn);
+      await runTools(s, converted.toolUses, turn, at);
       s.contextChanged();
       continue;
     }
     if (reply.stop_reason === 'pause_turn' || reply.stop_reason === 'compaction') continue;
     if (converted.cutToolUse) {
-      await appendEvent(s, {
-        event: 'interrupted',
-        text: 'The answer reached the output limit in the middle of a tool call; the call was not run.',
-      });
+      await showCard(s, { kind: 'interrupted' });
     }
     return 'done';
   }
@@ -115,7 +111,7 @@ async function endEarly(
       at: now(),
       interrupted: true,
     });
-    run.emit({ type: 'message.done', messageId, interrupted: true });
+    run.emit({ type: 'message.done', messageId, interrupted: true, text: textOf(content) });
   }
   if (outcome.kind === 'aborted') return 'aborted';
   const failure =
@@ -127,7 +123,6 @@ async function endEarly(
         }
       : classifyError(outcome.error);
   if (outcome.kind === 'error') s.log.warn('run failed', { kind: failure.kind, message: failure.message });
-  run.emit({ type: 'run.error', ...failure });
-  await appendEvent(s, { event: 'error', text: failure.message, detail: failure.kind });
+  await showError(s, failure);
   return 'error';
 }

@@ -23,6 +23,7 @@ import type {
   BetaToolResultBlockParam,
   BetaToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import { WRITE_COMMANDS } from '../../../shared/projection/memory-writes.js';
 
 export type Role = 'user' | 'assistant';
 
@@ -32,13 +33,8 @@ export interface ApiMessage {
   content: BetaContentBlockParam[];
 }
 
-export const MEMORY_WRITE_COMMANDS: ReadonlySet<string> = new Set([
-  'create',
-  'str_replace',
-  'insert',
-  'delete',
-  'rename',
-]);
+/** The memory tool's writing commands: the one definition, shared with the chat's cards. */
+export const MEMORY_WRITE_COMMANDS: ReadonlySet<string> = WRITE_COMMANDS;
 
 export const STOPPED = 'The app stopped before this result was recorded.';
 

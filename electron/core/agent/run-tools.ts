@@ -9,13 +9,14 @@ import type {
 import type { ToolMeta } from '../conversations/records.js';
 import type { ToolUse } from './assistant-content.js';
 import { type LoopSession, now, queueMessage, state } from './session.js';
-import { WRITE_COMMANDS } from './tools.js';
+import { WRITE_COMMANDS } from '../../../shared/projection/memory-writes.js';
+import { noteId } from '../../../shared/projection/project.js';
 import type { ToolEnv } from './tools.js';
 import { titleOf } from '../conversations/store.js';
 
 export const CANCELLED = 'Error: cancelled by the user before this tool ran.';
 
-export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): Promise<void> {
+export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, at: string): Promise<void> {
   const { run } = s;
   const content: BetaContentBlockParam[] = [];
   // Keyed by tool_use ids, each new: a dictionary from the start (an object literal would get a new hidden
@@ -29,19 +30,30 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
       let id = '';
       const decision = await s.reviews.request(run.runId, run.signal, (reviewId) => {
         id = reviewId;
-        run.emit({
-          type: 'review.request',
+        const card = {
+          kind: 'review' as const,
           reviewId,
           toolUseId,
           command: proposal.command,
           path: proposal.path,
           before: proposal.before,
           after: proposal.after,
-        });
+        };
+        // Stored (queued, in order) so the card is there after a reload; announced at once.
+        s.store.appendQueued(s.conversationId, [
+          { t: 'event', id: randomUUID(), event: 'review', card, at: now() },
+        ]);
+        const { kind: _kind, ...request } = card;
+        run.emit({ type: 'review.request', ...request });
       });
-      const outcome =
+      if (!id) return decision;
+      const outcome: 'approved' | 'edited' | 'rejected' =
         decision.decision === 'approve' ? 'approved' : decision.decision === 'edit' ? 'edited' : 'rejected';
-      if (id) run.emit({ type: 'review.resolved', reviewId: id, outcome });
+      const resolved = { kind: 'reviewed' as const, reviewId: id, outcome };
+      s.store.appendQueued(s.conversationId, [
+        { t: 'event', id: randomUUID(), event: 'reviewed', card: resolved, at: now() },
+      ]);
+      run.emit({ type: 'review.resolved', reviewId: id, outcome });
       return decision;
     },
   };
@@ -51,7 +63,7 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
       tools[call.id] = { name: call.name, durationMs: 0, isError: true };
       continue;
     }
-    run.emit({ type: 'tool.call', toolUseId: call.id, name: call.name, input: call.input, turn });
+    run.emit({ type: 'tool.call', toolUseId: call.id, name: call.name, input: call.input, turn, at });
     // A memory write changes the disk: the reply that asked for it must be durable first.
     if (
       call.name === 'memory' &&
@@ -85,4 +97,6 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number): 
   // Queued: the next request goes out while the disk syncs (the file stays a prefix of the history).
   queueMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: now(), tools });
   run.emit({ type: 'message.done', messageId: id, interrupted: false });
+  // The note is part of the message (the model reads it there); its card is derived from it on reload.
+  if (notes) run.emit({ type: 'card', id: noteId(id), card: { kind: 'memory_changed', note: notes } });
 }

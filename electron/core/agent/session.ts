@@ -3,7 +3,9 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Memory } from '../../../memory/types.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import type { Logger } from '../context.js';
-import type { ConversationRecord, EventRecord, MessageRecord } from '../conversations/records.js';
+import type { ErrorKind } from '../../../shared/channels/chat.js';
+import type { CardFact } from '../../../shared/projection/cards.js';
+import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import type { ConversationStore } from '../conversations/store.js';
 import type { RunHandle } from '../runs.js';
@@ -29,6 +31,8 @@ export interface LoopSession {
   accounting(): Accounting;
   /** Rebuild the accounting from the state (after a compaction). */
   resetAccounting(): Accounting;
+  /** The accounting a state would have (a compaction before it is applied: what the next request holds). */
+  accountingFor(state: ConversationState): Accounting;
   /** Memory changes by other hands since this conversation last heard, as a data note (or null). */
   takeMemoryNotes(): Promise<string | null>;
   /** Called after the context changed (for context.changed events). */
@@ -64,10 +68,31 @@ export function queueMessage(s: LoopSession, record: MessageRecord): void {
   s.accounting().add(record, state(s).cleared);
 }
 
-export async function appendEvent(
+/**
+ * Shows a card: stores it (after `extra` records, in one write) and sends it live with the same id and fact,
+ * so the chat builds the same item now and after a reload (shared/projection). Returns the card's id.
+ */
+export async function showCard(
   s: LoopSession,
-  event: Omit<EventRecord, 't' | 'id' | 'at'>,
+  card: CardFact,
   extra: ConversationRecord[] = [],
+  id: string = randomUUID(),
+): Promise<string> {
+  await s.store.write(s.conversationId, [...extra, { t: 'event', id, event: card.kind, card, at: now() }]);
+  s.run.emit({ type: 'card', id, card });
+  return id;
+}
+
+/** A run's error: its card, then the run.error notice (the run's status and the terminal's message). */
+export async function showError(
+  s: LoopSession,
+  failure: { kind: ErrorKind; message: string; retryable: boolean; retryAfterMs?: number },
 ): Promise<void> {
-  await s.store.write(s.conversationId, [...extra, { t: 'event', id: randomUUID(), at: now(), ...event }]);
+  await showCard(s, {
+    kind: 'error',
+    errorKind: failure.kind,
+    message: failure.message,
+    retryable: failure.retryable,
+  });
+  s.run.emit({ type: 'run.error', ...failure });
 }

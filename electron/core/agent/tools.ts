@@ -5,6 +5,7 @@ import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/me
 import { isMemoryError } from '../../../memory/errors.js';
 import type { Actor, Memory, ToolResult } from '../../../memory/types.js';
 import type { Settings } from '../../../shared/channels/settings.js';
+import { WRITE_COMMANDS } from '../../../shared/projection/memory-writes.js';
 import { type Proposal, proposeChange } from './proposal.js';
 import type { ReviewDecision } from './review.js';
 
@@ -26,8 +27,6 @@ export interface ToolEnv {
   /** Under "ask": wait for the user's decision on a proposed change. */
   review(proposal: Proposal, toolUseId: string): Promise<ReviewDecision>;
 }
-
-export const WRITE_COMMANDS = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
 
 const READ_ONLY =
   'Memory is read-only (the user chose this in Settings), so nothing was saved. If it matters, tell the user what you would have remembered.';

@@ -2,6 +2,7 @@
 // pin, a truncation for regenerate/edit, a clearing or compaction decision) is one more line, so a crash can
 // only ever lose or tear the last line. Replaying the lines in order rebuilds the state (state.ts).
 import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
+import type { CardFact } from '../../../shared/projection/cards.js';
 
 export type Block = BetaContentBlockParam;
 
@@ -74,14 +75,18 @@ export interface TruncateRecord {
   at: string;
 }
 
-/** A visible event in the transcript (backfill, cleared, compacted, error, turn_limit, memory_changed). */
+/**
+ * A card of the transcript: its structured fact (shared/projection/cards.ts), from which every face derives
+ * its label. `event` names the card's kind. Records written before facts existed carry `text` (the label
+ * as it was then), `detail`, and for clearing and compaction `strategy` and the token counts, instead.
+ */
 export interface EventRecord {
   t: 'event';
   id: string;
-  event: 'backfill' | 'cleared' | 'compacted' | 'error' | 'turn_limit' | 'memory_changed' | 'interrupted';
-  text: string;
+  event: string;
+  card?: CardFact;
+  text?: string;
   detail?: string;
-  /** cleared/compacted: for the context meter's history. */
   strategy?: 'native' | 'local';
   tokensBefore?: number;
   tokensAfter?: number;

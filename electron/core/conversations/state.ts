@@ -8,6 +8,7 @@ import type {
   MessageRecord,
   MetaRecord,
 } from './records.js';
+import { type Card, cardLabel } from '../../../shared/projection/cards.js';
 
 export type Entry = { type: 'msg'; record: MessageRecord } | { type: 'event'; record: EventRecord };
 
@@ -24,6 +25,8 @@ export interface ConversationState {
   cleared: Set<string>;
   /** Compactions in force, oldest first; the last one decides what is sent. */
   compactions: CompactedRecord[];
+  /** Said since the last compaction: compaction cannot get the context under its trigger. */
+  stuck: Card<'compaction_stuck'> | null;
   history: {
     at: string;
     kind: 'cleared' | 'compacted';
@@ -44,6 +47,7 @@ export function emptyState(meta: MetaRecord): ConversationState {
     pinned: new Set(),
     cleared: new Set(),
     compactions: [],
+    stuck: null,
     history: [],
   };
 }
@@ -58,15 +62,10 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
       break;
     case 'event':
       state.entries.push({ type: 'event', record });
-      if ((record.event === 'cleared' || record.event === 'compacted') && record.strategy) {
-        state.history.push({
-          at: record.at,
-          kind: record.event,
-          strategy: record.strategy,
-          before: record.tokensBefore ?? 0,
-          after: record.tokensAfter ?? 0,
-          detail: record.text,
-        });
+      {
+        const step = historyStep(record);
+        if (step) state.history.push(step);
+        if (record.card?.kind === 'compaction_stuck') state.stuck = record.card;
       }
       break;
     case 'title':
@@ -84,9 +83,34 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
       break;
     case 'compacted':
       state.compactions.push(record);
+      state.stuck = null;
       break;
   }
   state.updatedAt = record.at;
+}
+
+/** A clearing or compaction, for the context meter's history (from the card's fact, or a legacy record). */
+function historyStep(record: EventRecord): ConversationState['history'][number] | null {
+  const card = record.card;
+  if (card?.kind === 'cleared' || card?.kind === 'compacted') {
+    return {
+      at: record.at,
+      kind: card.kind,
+      strategy: card.strategy,
+      before: card.tokensBefore,
+      after: card.tokensAfter,
+      detail: cardLabel(card),
+    };
+  }
+  if (card || (record.event !== 'cleared' && record.event !== 'compacted') || !record.strategy) return null;
+  return {
+    at: record.at,
+    kind: record.event,
+    strategy: record.strategy,
+    before: record.tokensBefore ?? 0,
+    after: record.tokensAfter ?? 0,
+    detail: record.text ?? '',
+  };
 }
 
 function applyCleared(state: ConversationState, record: ClearedRecord): void {

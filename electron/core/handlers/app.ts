@@ -3,12 +3,12 @@
 // renderer names which folder, never a path).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Handlers } from '../../../shared/contract.js';
+import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 import { checkExternalUrl } from '../external-url.js';
 
-type Domain = Pick<Handlers, 'app.info' | 'app.openExternal' | 'app.openDataFolder' | 'app.ready'>;
+type Domain = DomainHandlers<'app'>;
 
 export function createAppHandlers(ctx: CoreContext): Domain {
   return {

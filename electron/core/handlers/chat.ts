@@ -1,6 +1,6 @@
 // chat.*: runs of the agent loop. A send persists the user's message before the run starts, so nothing
 // the user typed is lost whatever happens to the run; retry, regenerate and edit never duplicate a turn.
-import type { Handlers } from '../../../shared/contract.js';
+import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
@@ -8,17 +8,7 @@ import { now } from '../agent/session.js';
 import type { ConversationLease } from '../conversations/store.js';
 import { holdConversation, startLeased } from './leased-run.js';
 
-type Domain = Pick<
-  Handlers,
-  | 'chat.send'
-  | 'chat.abort'
-  | 'chat.attach'
-  | 'chat.retry'
-  | 'chat.regenerate'
-  | 'chat.editResend'
-  | 'chat.pin'
-  | 'chat.review'
->;
+type Domain = DomainHandlers<'chat'>;
 
 export function createChatHandlers(ctx: CoreContext): Domain {
   const agent = (): ReturnType<typeof getAgent> => getAgent(ctx);

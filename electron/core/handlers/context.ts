@@ -1,12 +1,12 @@
 // context.*: the context meter and "Compact now" (a run of its own, so its events stream like a reply's).
-import type { Handlers } from '../../../shared/contract.js';
+import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { compactNow } from '../agent/context/compact-now.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
 import { holdConversation, startLeased } from './leased-run.js';
 
-type Domain = Pick<Handlers, 'context.get' | 'context.compact'>;
+type Domain = DomainHandlers<'context'>;
 
 export function createContextHandlers(ctx: CoreContext): Domain {
   return {

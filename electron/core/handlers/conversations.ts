@@ -1,5 +1,5 @@
 // conversations.*: list, open, create, rename, delete, search (titles and content) and export.
-import type { Handlers } from '../../../shared/contract.js';
+import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
@@ -7,16 +7,7 @@ import { searchConversations } from '../conversations/search.js';
 import { summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
-type Domain = Pick<
-  Handlers,
-  | 'conversations.list'
-  | 'conversations.get'
-  | 'conversations.create'
-  | 'conversations.rename'
-  | 'conversations.delete'
-  | 'conversations.search'
-  | 'conversations.export'
->;
+type Domain = DomainHandlers<'conversations'>;
 
 export function createConversationsHandlers(ctx: CoreContext): Domain {
   const store = async () => {
@@ -31,7 +22,9 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       // Another process (a CLI run, another app) may have added to it since we loaded it.
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
-      return { conversation: summarize(state), items: transcript(state) };
+      // In the same tick as the items, so the seq matches them.
+      const run = ctx.runs.savedSeq(state.meta.id);
+      return { conversation: summarize(state), items: transcript(state), runs: run ? [run] : [] };
     },
     'conversations.create': async (req) => {
       const state = await (await store()).create({ title: req.title, memory: req.memory });

@@ -9,33 +9,13 @@ import {
 } from '../../../memory/archive/index.js';
 import { FactError, removeFact, splitFacts } from '../../../memory/facts.js';
 import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/index.js';
-import type { EventPayload, Handlers, ResOut } from '../../../shared/contract.js';
+import type { DomainHandlers, EventPayload, ResOut } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
 
-type Domain = Pick<
-  Handlers,
-  | 'memory.list'
-  | 'memory.read'
-  | 'memory.write'
-  | 'memory.create'
-  | 'memory.rename'
-  | 'memory.delete'
-  | 'memory.forgetFact'
-  | 'memory.revert'
-  | 'memory.history'
-  | 'memory.diff'
-  | 'memory.deleted'
-  | 'memory.restore'
-  | 'memory.forget'
-  | 'memory.search'
-  | 'memory.stale'
-  | 'memory.export'
-  | 'memory.importPreview'
-  | 'memory.importApply'
->;
+type Domain = DomainHandlers<'memory'>;
 
 const USER: Actor = { kind: 'user' };
 

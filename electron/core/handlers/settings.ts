@@ -1,12 +1,12 @@
 // settings.*: the allow-list is the zod schema in shared/channels/settings.ts (the transport has already
 // parsed the payload with it). The API key travels renderer → main only: every answer carries
 // `apiKeyStatus`, never the key. Every change is broadcast as `settings.changed` so all windows agree.
-import type { Handlers } from '../../../shared/contract.js';
+import type { DomainHandlers } from '../../../shared/contract.js';
 import type { SettingsView } from '../../../shared/channels/settings.js';
 import type { CoreContext } from '../context.js';
 import { memoryLimitsOf } from '../memory-limits.js';
 
-type Domain = Pick<Handlers, 'settings.get' | 'settings.set' | 'settings.setApiKey' | 'settings.reset'>;
+type Domain = DomainHandlers<'settings'>;
 
 export function createSettingsHandlers(ctx: CoreContext): Domain {
   const view = (): SettingsView => ({ settings: ctx.settings.get(), apiKey: ctx.settings.apiKeyStatus() });

@@ -1,6 +1,12 @@
 // The one entry point every transport goes through: sender check, channel check, payload parse, handler,
 // result parse, error mapping. No handler ever sees an unchecked sender or an unparsed payload.
-import { invoke, type CallContext, type Handlers, type InvokeName } from '../../../shared/contract.js';
+import {
+  invoke,
+  isInvokeName,
+  type CallContext,
+  type Handlers,
+  type InvokeName,
+} from '../../../shared/contract.js';
 import type { Outcome } from '../../../shared/wire.js';
 import type { RpcLogger as Logger } from './logger.js';
 import { invalidRequest, toErrorData } from './errors.js';
@@ -21,10 +27,6 @@ export interface Call<S> {
   payload: unknown;
   ctx: CallContext;
   overrides?: Partial<Record<InvokeName, Override>>;
-}
-
-export function isInvokeName(channel: unknown): channel is InvokeName {
-  return typeof channel === 'string' && Object.hasOwn(invoke, channel);
 }
 
 export type Dispatch = <S>(call: Call<S>) => Promise<Outcome>;

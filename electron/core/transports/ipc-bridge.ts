@@ -1,12 +1,9 @@
 // The Electron IPC transport, preload side, without Electron: builds the object the preload exposes as
-// `window.mnemo`. One function per invoke channel and `on` for known events, nothing else: never
-// ipcRenderer itself. Bundled into dist/electron/preload.cjs, so it imports names only (no zod).
-import {
-  eventChannelNames,
-  IPC_EVENT,
-  IPC_INVOKE,
-  invokeChannelNames,
-} from '../../../shared/channel-names.js';
+// `window.mnemo`: a generic `invoke(channel, payload)` and `on(name, listener)`, nothing else, never
+// ipcRenderer itself (VS Code's preload does the same). No channel names here: the main side checks the
+// sending frame, the channel (against the contract) and the payload of every call
+// (electron/core/transports/ipc-server.ts). Bundled into dist/electron/preload.cjs (no zod).
+import { IPC_EVENT, IPC_INVOKE } from '../../../shared/channel-names.js';
 
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
@@ -16,8 +13,8 @@ export interface IpcRendererLike {
 type Listener = (payload: unknown) => void;
 
 export function createBridge(ipcRenderer: IpcRendererLike): Record<string, unknown> {
+  // A Map, so no name (`__proto__`, `constructor`) reaches an object's prototype.
   const listeners = new Map<string, Set<Listener>>();
-  const known = new Set<string>(eventChannelNames);
 
   // One ipcRenderer listener for all events; page listeners never see the IPC event object (it exposes
   // ipcRenderer-like powers through event.sender).
@@ -33,21 +30,21 @@ export function createBridge(ipcRenderer: IpcRendererLike): Record<string, unkno
     }
   });
 
-  const bridge: Record<string, unknown> = {};
-  for (const channel of invokeChannelNames) {
-    bridge[channel] = (payload: unknown) => ipcRenderer.invoke(IPC_INVOKE, { channel, payload });
-  }
-  bridge.on = (name: unknown, listener: unknown): (() => void) => {
-    if (typeof name !== 'string' || !known.has(name))
-      throw new TypeError(`There is no event named "${String(name)}".`);
-    if (typeof listener !== 'function') throw new TypeError('The listener must be a function.');
-    let set = listeners.get(name);
-    if (!set) listeners.set(name, (set = new Set()));
-    const entry: Listener = (payload) => (listener as Listener)(payload);
-    set.add(entry);
-    return () => {
-      set.delete(entry);
-    };
+  return {
+    invoke: (channel: unknown, payload: unknown): Promise<unknown> => {
+      if (typeof channel !== 'string') return Promise.reject(new TypeError('A channel name is a string.'));
+      return ipcRenderer.invoke(IPC_INVOKE, { channel, payload });
+    },
+    on: (name: unknown, listener: unknown): (() => void) => {
+      if (typeof name !== 'string') throw new TypeError('An event name is a string.');
+      if (typeof listener !== 'function') throw new TypeError('The listener must be a function.');
+      let set = listeners.get(name);
+      if (!set) listeners.set(name, (set = new Set()));
+      const entry: Listener = (payload) => (listener as Listener)(payload);
+      set.add(entry);
+      return () => {
+        set.delete(entry);
+      };
+    },
   };
-  return bridge;
 }

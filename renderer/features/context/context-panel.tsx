@@ -142,6 +142,11 @@ function Meter({ usage }: { usage: ContextUsage }): ReactElement {
         {usage.strategy === 'off' ? 'context management off' : `${usage.strategy} context management`}
         {usage.measured ? '' : ' · estimated until the next answer'}
       </p>
+      {usage.compactionPaused && (
+        <p className="cx-paused" role="note" aria-label="Compaction paused">
+          {usage.compactionPaused}
+        </p>
+      )}
     </div>
   );
 }

@@ -104,9 +104,17 @@ const Row = memo(function Row({
       onDoubleClick={() => onOpen(row.path)}
     >
       <div className="mp-row__main">
-        <span className="mp-row__name" title={row.path}>
+        {/* Clicking the name opens the file, as people expect; the row's Open button stays the keyboard
+            path, so the name is not a second tab stop. */}
+        <button
+          type="button"
+          className="mp-row__name mp-row__name--link"
+          title={row.path}
+          tabIndex={-1}
+          onClick={() => onOpen(row.path)}
+        >
           {row.name}
-        </span>
+        </button>
         {entry.stale && (
           <span className="mp-badge mp-badge--warning" title="Not read in a long time: review it">
             Stale

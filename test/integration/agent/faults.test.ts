@@ -158,7 +158,7 @@ describe('API errors', () => {
       expect(items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text)).toEqual([
         'hello?',
       ]);
-      expect(items.some((i) => i.kind === 'event' && i.event === 'error')).toBe(true);
+      expect(items.some((i) => i.kind === 'error')).toBe(true);
 
       h.fake.enqueue(text('Back.'));
       const retry = await h.core.handlers['chat.retry']({ conversationId: res.conversationId }, call);

@@ -82,9 +82,12 @@ describe('rpc client', () => {
 
 describe('bridge client', () => {
   it('turns outcomes into values and ContractErrors', async () => {
-    const bridge = {
+    const answers: Record<string, () => Promise<unknown>> = {
       'settings.get': () => Promise.resolve({ ok: true, value: 'v' }),
       'app.info': () => Promise.resolve({ ok: false, error: { code: 'forbidden', message: 'no' } }),
+    };
+    const bridge = {
+      invoke: (channel: string) => answers[channel]!(),
       on: () => () => undefined,
     } as unknown as BridgeApi;
     const api = apiFromBridge(bridge);
@@ -94,9 +97,12 @@ describe('bridge client', () => {
   });
 
   it('turns a failed IPC call or a malformed answer into a ContractError', async () => {
-    const bridge = {
+    const answers: Record<string, () => Promise<unknown>> = {
       'settings.get': () => Promise.reject(new Error("Error invoking remote method 'mnemo:invoke': boom")),
       'app.info': () => Promise.resolve({ weird: true }),
+    };
+    const bridge = {
+      invoke: (channel: string) => answers[channel]!(),
       on: () => () => undefined,
     } as unknown as BridgeApi;
     const api = apiFromBridge(bridge);

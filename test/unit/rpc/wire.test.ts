@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { eventNames, invokeNames } from '../../../shared/contract.js';
-import { eventChannelNames, invokeChannelNames } from '../../../shared/channel-names.js';
 import {
   decodeClientMessage,
   decodeServerMessage,
@@ -9,13 +7,6 @@ import {
   utf8Length,
   WireSizeError,
 } from '../../../shared/wire.js';
-
-describe('channel names', () => {
-  it('equal the contract tables (the preload and the clients use these)', () => {
-    expect([...invokeChannelNames].sort()).toEqual([...invokeNames].sort());
-    expect([...eventChannelNames].sort()).toEqual([...eventNames].sort());
-  });
-});
 
 describe('wire format', () => {
   it('round-trips messages', () => {

@@ -2,11 +2,11 @@
 // no context_management) and puts the signed block first in place of everything it summarizes (§3b); local
 // runs our own summarizer over the whole conversation. Either way the memory is given again after it.
 import type { CompactedRecord } from '../../conversations/records.js';
-import { compactedMemory, emitBackfill, loadBackfill, pinnedQuote } from '../backfill-step.js';
+import { compactedMemory, loadBackfill, pinnedQuote, showBackfill } from '../backfill-step.js';
 import { classifyError } from '../errors.js';
 import { BETA_COMPACT, BETA_COMPACT_ON_DEMAND, buildRequest } from '../request.js';
-import type { RunStatus } from '../../runs.js';
-import { type LoopSession, appendEvent, now, state } from '../session.js';
+import type { RunStatus } from '../../../../shared/channels/chat.js';
+import { type LoopSession, now, showCard, showError, state } from '../session.js';
 import { streamTurn } from '../stream-turn.js';
 import { compactLocal } from './local.js';
 import { recoverInterrupted } from '../recover.js';
@@ -14,9 +14,9 @@ import { recoverInterrupted } from '../recover.js';
 export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'running'>> {
   await recoverInterrupted(s);
   if (s.strategy !== 'native') {
-    const done = await compactLocal(s, true);
+    const outcome = await compactLocal(s, true);
     if (s.run.signal.aborted) return 'aborted';
-    if (!done) return fail(s, 'Compaction did not produce a summary. Retry in a moment.');
+    if (outcome !== 'done') return fail(s, 'Compaction did not produce a summary. Retry in a moment.');
     return 'done';
   }
   const st = state(s);
@@ -41,8 +41,7 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
       outcome.kind === 'stalled'
         ? { kind: 'stalled' as const, message: 'Compaction stalled and was stopped. Retry.', retryable: true }
         : classifyError(outcome.error);
-    s.run.emit({ type: 'run.error', ...failure });
-    await appendEvent(s, { event: 'error', text: failure.message, detail: failure.kind });
+    await showError(s, failure);
     return 'error';
   }
   const block = outcome.message.content.find((b) => b.type === 'compaction');
@@ -71,14 +70,6 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
   };
   await s.store.append(s.conversationId, [record]);
   const tokensAfter = s.resetAccounting().total;
-  await appendEvent(s, {
-    event: 'compacted',
-    strategy: 'native',
-    text: `Compacted ${record.messagesCompacted} messages into a summary.`,
-    detail: block.content,
-    tokensBefore,
-    tokensAfter,
-  });
   s.run.emit({
     type: 'context.compacted',
     strategy: 'native',
@@ -87,13 +78,20 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
     tokensBefore,
     tokensAfter,
   });
-  if (backfill) emitBackfill(s, backfill);
+  await showCard(s, {
+    kind: 'compacted',
+    strategy: 'native',
+    messages: record.messagesCompacted,
+    tokensBefore,
+    tokensAfter,
+    summary: block.content,
+  });
+  if (backfill) await showBackfill(s, backfill);
   s.contextChanged();
   return 'done';
 }
 
 async function fail(s: LoopSession, message: string): Promise<Exclude<RunStatus, 'running'>> {
-  s.run.emit({ type: 'run.error', kind: 'server', message, retryable: true });
-  await appendEvent(s, { event: 'error', text: message, detail: 'compaction' });
+  await showError(s, { kind: 'server', message, retryable: true });
   return 'error';
 }

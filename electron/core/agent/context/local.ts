@@ -5,11 +5,12 @@
 // not from re-serializing the history.
 
 import type { CompactedRecord, MessageRecord } from '../../conversations/records.js';
-import { currentCompaction } from '../../conversations/state.js';
-import { compactedMemory, emitBackfill, loadBackfill, pinnedQuote } from '../backfill-step.js';
-import { estimateBlock } from '../estimate.js';
+import type { Settings } from '../../../../shared/channels/settings.js';
+import { type ConversationState, currentCompaction } from '../../conversations/state.js';
+import { compactedMemory, loadBackfill, pinnedQuote, showBackfill } from '../backfill-step.js';
+import { estimateBlock, estimateBlocks, estimateTokens } from '../estimate.js';
 import { CLEARED_PLACEHOLDER } from '../history.js';
-import { type LoopSession, appendEvent, now, state } from '../session.js';
+import { type LoopSession, now, showCard, state } from '../session.js';
 import { renderTranscript, summarize } from './summarize.js';
 
 const PLACEHOLDER_TOKENS = estimateBlock({ type: 'tool_result', content: CLEARED_PLACEHOLDER });
@@ -21,26 +22,32 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
     const before = s.accounting().total;
     s.accounting().cleared(plan.ids, plan.tokens, PLACEHOLDER_TOKENS);
     const after = s.accounting().total;
-    await appendEvent(
-      s,
-      {
-        event: 'cleared',
-        strategy: 'local',
-        text: `Cleared ${plan.ids.length} old tool results (about ${plan.tokens} tokens).`,
-        tokensBefore: before,
-        tokensAfter: after,
-      },
-      [{ t: 'cleared', toolUseIds: plan.ids, tokens: plan.tokens, at: now() }],
-    );
     s.run.emit({
       type: 'context.cleared',
       strategy: 'local',
       clearedToolUses: plan.ids.length,
       clearedTokens: plan.tokens,
     });
+    await showCard(
+      s,
+      {
+        kind: 'cleared',
+        strategy: 'local',
+        count: plan.ids.length,
+        tokens: plan.tokens,
+        tokensBefore: before,
+        tokensAfter: after,
+      },
+      [{ t: 'cleared', toolUseIds: plan.ids, tokens: plan.tokens, at: now() }],
+    );
     s.contextChanged();
   }
-  if (s.accounting().shouldCompact(settings.compactTrigger)) await compactLocal(s, false);
+  if (
+    s.accounting().shouldCompact(settings.compactTrigger) &&
+    !compactionPaused(state(s), settings, s.accounting().total)
+  ) {
+    await compactLocal(s, false);
+  }
 }
 
 const hasCall = (m: MessageRecord): boolean => m.content.some((b) => b.type === 'tool_use');
@@ -69,27 +76,82 @@ export function chooseCut(messages: readonly MessageRecord[], start: number, all
   return -1;
 }
 
-/** Summarizes older turns. Returns false when there was nothing to compact or the summarizer failed. */
-export async function compactLocal(s: LoopSession, all: boolean): Promise<boolean> {
+/** How a local compaction went: applied, nothing to compact, the summarizer failed, or it would not help. */
+export type CompactOutcome = 'done' | 'nothing' | 'failed' | 'no_gain';
+
+/** About what a summary adds (the summarizer is asked for at most ~600 words). */
+const SUMMARY_ALLOWANCE = 800;
+
+/**
+ * Whether compaction is paused: it said it cannot get this conversation under the trigger, and since then
+ * nothing it named as a remedy has changed (the trigger, the memory budget, the pinned messages), nor has
+ * the conversation grown by enough for a summary to pay for itself (what it gives again, plus a summary
+ * as long as the last one, or an allowance when none was asked for).
+ */
+export function compactionPaused(st: ConversationState, settings: Settings, total: number): boolean {
+  const stuck = st.stuck;
+  if (stuck === null) return false;
+  const overhead = stuck.memory + stuck.pinned + stuck.summary;
+  return (
+    stuck.trigger === settings.compactTrigger &&
+    stuck.budget === settings.backfillBudgetTokens &&
+    stuck.pinnedMessages === st.pinned.size &&
+    total < stuck.tokens + overhead
+  );
+}
+
+function withCompaction(st: ConversationState, record: CompactedRecord): ConversationState {
+  return { ...st, compactions: [...st.compactions, record] };
+}
+
+/** Says once that compaction cannot help (chat and Context tab), and pauses it (compactionPaused). */
+async function showStuck(
+  s: LoopSession,
+  record: CompactedRecord,
+  floor: number,
+  kept: number,
+): Promise<void> {
+  const st = state(s);
+  await showCard(s, {
+    kind: 'compaction_stuck',
+    strategy: 'local',
+    tokens: s.accounting().total,
+    summary: record.summary ? estimateTokens(record.summary) : SUMMARY_ALLOWANCE,
+    trigger: s.settings.compactTrigger,
+    budget: s.settings.backfillBudgetTokens,
+    pinnedMessages: st.pinned.size,
+    floor,
+    memory: record.memory?.tokens ?? 0,
+    pinned: record.pinned ? estimateTokens(record.pinned) : 0,
+    kept,
+  });
+  s.contextChanged();
+}
+
+/**
+ * Summarizes older turns, if that makes the next request smaller. What stays whatever the summary says (the
+ * system prompt, the memory given again, pinned messages, the turns kept verbatim) is measured first: when
+ * it is no smaller than the context now, no summary is asked for; a summary that would not shrink the next
+ * request is discarded. Either way, and when a compaction helps but leaves the context over the trigger,
+ * the app says so once and pauses compaction (`compactionPaused`) instead of paying for a summary on every
+ * turn. `all` (Compact now, asked for by the user) summarizes everything, is always applied and never pauses.
+ */
+export async function compactLocal(s: LoopSession, all: boolean): Promise<CompactOutcome> {
   const st = state(s);
   const previous = currentCompaction(st);
   const start = previous ? st.messages.findIndex((m) => m.id === previous.lastMessageId) + 1 : 0;
   const cut = chooseCut(st.messages, start, all);
-  if (cut < start) return false;
+  if (cut < start) return 'nothing';
   const compacted = st.messages.slice(start, cut + 1);
   const tokensBefore = s.accounting().total;
-  const result = await summarize(s, renderTranscript(compacted, previous?.summary ?? null));
-  if (!result.ok) {
-    s.log.warn('local compaction failed', { kind: result.outcome.kind });
-    return false;
-  }
+  const trigger = s.settings.compactTrigger;
   const backfill = await loadBackfill(s);
   const pinned = pinnedQuote(s);
   const record: CompactedRecord = {
     t: 'compacted',
     strategy: 'local',
     lastMessageId: st.messages[cut]!.id,
-    summary: result.summary,
+    summary: '',
     ...compactedMemory(backfill),
     ...(pinned ? { pinned } : {}),
     tokensBefore,
@@ -97,17 +159,34 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<boolea
     messagesCompacted: compacted.length,
     at: now(),
   };
-  await s.store.append(s.conversationId, [record]);
-  const tokensAfter = s.resetAccounting().total;
+  const kept = st.messages.slice(cut + 1).reduce((n, m) => n + estimateBlocks(m.content), 0);
+  const floor = s.accountingFor(withCompaction(st, record)).total;
+  // What stays is as big as what is there now: no summary can help, so none is paid for.
+  if (!all && floor >= tokensBefore) {
+    await showStuck(s, record, floor, kept);
+    return 'no_gain';
+  }
+  const result = await summarize(s, renderTranscript(compacted, previous?.summary ?? null));
+  if (!result.ok) {
+    s.log.warn('local compaction failed', { kind: result.outcome.kind });
+    return 'failed';
+  }
+  record.summary = result.summary;
+  record.at = now();
+  // The next request's size with the summary in place, as it will be sent.
+  const tokensAfter = s.accountingFor(withCompaction(st, record)).total;
+  // Compact now is the user's own request: it is applied, and its card says truthfully what it did.
+  if (!all && tokensAfter >= tokensBefore) {
+    s.log.info('compaction discarded: it would not make the next request smaller', {
+      tokensBefore,
+      tokensAfter,
+    });
+    await showStuck(s, record, tokensAfter, kept);
+    return 'no_gain';
+  }
   record.tokensAfter = tokensAfter;
-  await appendEvent(s, {
-    event: 'compacted',
-    strategy: 'local',
-    text: `Compacted ${compacted.length} earlier messages into a summary.`,
-    detail: result.summary,
-    tokensBefore,
-    tokensAfter,
-  });
+  await s.store.append(s.conversationId, [record]);
+  s.resetAccounting();
   s.run.emit({
     type: 'context.compacted',
     strategy: 'local',
@@ -116,7 +195,17 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<boolea
     tokensBefore,
     tokensAfter,
   });
-  if (backfill) emitBackfill(s, backfill);
+  await showCard(s, {
+    kind: 'compacted',
+    strategy: 'local',
+    messages: compacted.length,
+    tokensBefore,
+    tokensAfter,
+    summary: result.summary,
+  });
+  if (backfill) await showBackfill(s, backfill);
+  // It helped, but the next turn would compact again: say so once, and pause.
+  if (!all && tokensAfter > trigger) await showStuck(s, record, tokensAfter, kept);
   s.contextChanged();
-  return true;
+  return 'done';
 }

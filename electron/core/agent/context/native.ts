@@ -2,8 +2,8 @@
 // request.ts): after each reply, report what the API did, and after a compaction give the memory and the
 // pinned messages again right after the summary (the compaction block is round-tripped unchanged).
 import type { BetaMessage } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
-import { giveAgainAfterCompaction } from '../backfill-step.js';
-import { type LoopSession, appendEvent, state } from '../session.js';
+import { giveAgainAfterCompaction, showBackfill } from '../backfill-step.js';
+import { type LoopSession, showCard, state } from '../session.js';
 
 /** Whether the reply reports anything the API did to the context (most replies do not). */
 export function nativeActed(reply: BetaMessage): boolean {
@@ -23,10 +23,11 @@ export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Prom
       clearedToolUses: edit.cleared_tool_uses,
       clearedTokens: edit.cleared_input_tokens,
     });
-    await appendEvent(s, {
-      event: 'cleared',
+    await showCard(s, {
+      kind: 'cleared',
       strategy: 'native',
-      text: `Cleared ${edit.cleared_tool_uses} old tool results (${edit.cleared_input_tokens} tokens).`,
+      count: edit.cleared_tool_uses,
+      tokens: edit.cleared_input_tokens,
       tokensBefore: before,
       tokensAfter: Math.max(0, before - edit.cleared_input_tokens),
     });
@@ -39,7 +40,7 @@ export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Prom
   const previous = lastCompactionIndex(s, at);
   const messagesCompacted = Math.max(0, at - previous - 1);
   const tokensBefore = sumIterations(reply) ?? s.accounting().total;
-  await giveAgainAfterCompaction(s);
+  const backfill = await giveAgainAfterCompaction(s);
   const acc = s.resetAccounting();
   s.run.emit({
     type: 'context.compacted',
@@ -49,14 +50,15 @@ export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Prom
     tokensBefore,
     tokensAfter: acc.total,
   });
-  await appendEvent(s, {
-    event: 'compacted',
+  await showCard(s, {
+    kind: 'compacted',
     strategy: 'native',
-    text: `Compacted ${messagesCompacted} earlier messages into a summary.`,
-    detail: first.content,
+    messages: messagesCompacted,
     tokensBefore,
     tokensAfter: acc.total,
+    summary: first.content,
   });
+  if (backfill) await showBackfill(s, backfill);
 }
 
 function lastCompactionIndex(s: LoopSession, before: number): number {

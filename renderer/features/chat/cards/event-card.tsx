@@ -1,4 +1,5 @@
-// Context and memory events: backfill, clearing, compaction (expandable to its summary), turn limit.
+// The labelled cards of shared/projection/cards.ts: backfill, clearing, compaction (expandable to its
+// summary), a compaction that cannot help, the turn limit, a cut-off tool call, memory changed elsewhere.
 import type { ReactElement } from 'react';
 import { Markdown, type IconName } from '../../../components';
 import type { ChatItem } from '../../../store/chat';
@@ -10,12 +11,20 @@ const icons: Record<string, IconName> = {
   backfill: 'memory',
   cleared: 'eraser',
   compacted: 'layers',
+  compaction_stuck: 'layers',
   turn_limit: 'alert',
+  interrupted: 'alert',
+  memory_changed: 'memory',
   error: 'alert',
 };
 
 export function EventCard({ item }: { item: EventItem }): ReactElement {
-  const tone = item.event === 'backfill' ? 'memory' : item.event === 'error' ? 'error' : 'context';
+  const tone =
+    item.event === 'backfill' || item.event === 'memory_changed'
+      ? 'memory'
+      : item.event === 'error'
+        ? 'error'
+        : 'context';
   return (
     <Card icon={icons[item.event] ?? 'sparkle'} tone={tone} label={item.text} summary={item.text}>
       {item.detail &&

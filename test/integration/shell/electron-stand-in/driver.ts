@@ -21,10 +21,11 @@ async function run(command: Command): Promise<unknown> {
       return result;
     }
     case 'invoke': {
+      // The preload's generic bridge: invoke(channel, payload), the name checked on the main side.
       const mnemo = window?.webContents.loadedPage?.exposed.mnemo as
-        Record<string, (payload: unknown) => Promise<unknown>> | undefined;
+        { invoke: (channel: string, payload: unknown) => Promise<unknown> } | undefined;
       if (!mnemo) throw new Error('no page with the bridge is loaded');
-      return await mnemo[command.channel]!(command.payload);
+      return await mnemo.invoke(command.channel, command.payload);
     }
     case 'permission':
       return await new Promise((resolve) =>

@@ -1,0 +1,70 @@
+// What the terminal prints of a run: the shared projection's items (shared/projection, the same the chat
+// shows), one line per tool call, refusal and card as it appears, and the last answer's text at the end.
+import type { RunEvent } from '../shared/channels/chat.js';
+import type { ViewItem } from '../shared/projection/items.js';
+import { applyEvents } from '../shared/projection/project.js';
+
+/** A tool call's input in brief: the fields that say what it did, not the contents. */
+export function brief(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  const i = input as Record<string, unknown>;
+  const keys = ['command', 'path', 'old_path', 'new_path', 'query'].filter((k) => i[k] !== undefined);
+  return JSON.stringify(Object.fromEntries(keys.map((k) => [k, i[k]])));
+}
+
+/** The line a card prints as (terminals read the structured fact; the chat reads the label). */
+function cardLine(item: Extract<ViewItem, { kind: 'event' }>): string {
+  const fact = item.fact;
+  switch (fact?.kind) {
+    case 'backfill':
+      return `[memory backfill] ${fact.files.length} of ${fact.totalFiles} files, about ${fact.tokens} tokens: ${fact.files.map((f) => f.path).join(', ') || '(index only)'}`;
+    case 'cleared':
+      return `[tool results cleared] ${fact.count} tool results, about ${fact.tokens} tokens (${fact.strategy})`;
+    case 'compacted':
+      return `[compaction] ${fact.messages} messages summarized (${fact.strategy}), about ${fact.tokensBefore} → ${fact.tokensAfter} tokens`;
+    case 'turn_limit':
+      return `[turn limit] stopped after ${fact.turns} turns`;
+    default:
+      return `[${item.event.replace(/_/g, ' ')}] ${item.text}${item.detail ? `: ${item.detail}` : ''}`;
+  }
+}
+
+export class RunPrinter {
+  private items: ViewItem[] = [];
+  private readonly turns = new Map<string, number>();
+  private readonly printed = new Set<string>();
+
+  constructor(private readonly print: (line: string) => void) {}
+
+  /** Applies one event and prints what it made appear. */
+  apply(e: RunEvent): void {
+    if (e.type === 'tool.call') this.turns.set(e.toolUseId, e.turn);
+    this.items = applyEvents(this.items, [e]);
+    for (const item of this.items) {
+      if (item.kind === 'tool') {
+        const turn = this.turns.get(item.toolUseId) ?? '?';
+        if (this.once(item.id)) this.print(`[turn ${turn}] called ${item.name} ${brief(item.input)}`);
+        if (item.isError && this.once(`${item.id}:result`)) {
+          this.print(`[turn ${turn}] ${item.name} refused: ${(item.result ?? '').split('\n')[0]}`);
+        }
+      } else if (item.kind === 'event' && this.once(item.id)) {
+        this.print(cardLine(item));
+      }
+    }
+  }
+
+  /** The last answer's text (what "Final answer:" prints). */
+  answer(): string {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const item = this.items[i]!;
+      if (item.kind === 'assistant') return item.text;
+    }
+    return '';
+  }
+
+  private once(key: string): boolean {
+    if (this.printed.has(key)) return false;
+    this.printed.add(key);
+    return true;
+  }
+}

@@ -1,0 +1,145 @@
+// The cards of a conversation as structured facts, and the one place their labels are derived. A card is
+// stored as this fact (an `event` record of the conversation's file) and sent live as a `card` run event
+// with the same id, so the projection builds the same item from either.
+import { z } from 'zod';
+import { formatTokens, plural } from './format.js';
+
+const strategy = z.enum(['native', 'local']);
+
+export const cardFact = z.discriminatedUnion('kind', [
+  /** The memory given to the model (before the first reply, and again after a compaction). */
+  z.object({
+    kind: z.literal('backfill'),
+    files: z.array(z.object({ path: z.string(), tokens: z.number() })),
+    totalFiles: z.number().int(),
+    tokens: z.number(),
+  }),
+  z.object({
+    kind: z.literal('cleared'),
+    strategy,
+    count: z.number().int(),
+    tokens: z.number(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+  }),
+  z.object({
+    kind: z.literal('compacted'),
+    strategy,
+    messages: z.number().int(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    summary: z.string(),
+  }),
+  /** A compaction that could not bring the context under its trigger (said once, not on every turn). */
+  z.object({
+    kind: z.literal('compaction_stuck'),
+    strategy,
+    /** The compaction trigger, the memory budget and the pinned messages it was measured under. */
+    trigger: z.number(),
+    budget: z.number(),
+    pinnedMessages: z.number().int(),
+    /** The context's size when this was found, and the size of the summary tried (or allowed for). */
+    tokens: z.number(),
+    summary: z.number(),
+    /** The least the next request can have after a compaction, and its parts. */
+    floor: z.number(),
+    memory: z.number(),
+    pinned: z.number(),
+    kept: z.number(),
+  }),
+  z.object({ kind: z.literal('turn_limit'), turns: z.number().int() }),
+  /** The reply reached the output limit in the middle of a tool call. */
+  z.object({ kind: z.literal('interrupted') }),
+  /** Memory changed by other hands; the note the model was given. */
+  z.object({ kind: z.literal('memory_changed'), note: z.string() }),
+  z.object({ kind: z.literal('error'), errorKind: z.string(), message: z.string(), retryable: z.boolean() }),
+  z.object({
+    kind: z.literal('review'),
+    reviewId: z.string(),
+    toolUseId: z.string(),
+    command: z.string(),
+    path: z.string(),
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+  }),
+  /** The user's decision on a review (updates the review card; no card of its own). */
+  z.object({
+    kind: z.literal('reviewed'),
+    reviewId: z.string(),
+    outcome: z.enum(['approved', 'edited', 'rejected']),
+  }),
+]);
+export type CardFact = z.infer<typeof cardFact>;
+export type CardKind = CardFact['kind'];
+export type Card<K extends CardKind> = Extract<CardFact, { kind: K }>;
+
+/** The cards shown as a labelled event card (errors and reviews have cards of their own). */
+export type LabelledCard = Exclude<CardFact, { kind: 'error' | 'review' | 'reviewed' }>;
+
+export function backfillLabel(loaded: number, totalFiles: number, tokens: number): string {
+  const files =
+    loaded === totalFiles ? plural(loaded, 'memory file') : `${loaded} of ${totalFiles} memory files`;
+  return `Loaded ${files} · ${formatTokens(tokens)} tokens`;
+}
+
+export function clearedLabel(count: number, tokens: number): string {
+  return `Cleared ${plural(count, 'old tool result')} · ${formatTokens(tokens)} tokens`;
+}
+
+export function compactedLabel(messages: number, before: number, after: number): string {
+  return `Compacted ${plural(messages, 'earlier message')} · ${formatTokens(before)} → ${formatTokens(after)} tokens`;
+}
+
+export const INTERRUPTED_LABEL =
+  'The answer reached the output limit in the middle of a tool call; the call was not run.';
+export const MEMORY_CHANGED_LABEL = 'Memory changed outside this conversation; the assistant was told.';
+
+/** What would help when compaction cannot get the context under its trigger. */
+export function stuckHelp(fact: Card<'compaction_stuck'>): string {
+  const parts = [
+    `the memory given again (${formatTokens(fact.memory)} tokens)`,
+    ...(fact.pinned > 0 ? [`pinned messages (${formatTokens(fact.pinned)})`] : []),
+    `the turns kept verbatim (${formatTokens(fact.kept)})`,
+  ];
+  return (
+    `Even compacted, ${parts.join(', ')} come to about ${formatTokens(fact.floor)} tokens, above the ` +
+    `compaction trigger of ${formatTokens(fact.trigger)}. To compact again, raise the trigger in Settings, ` +
+    `lower the memory budget${fact.pinned > 0 ? ', or unpin messages' : ''}.`
+  );
+}
+
+/** The card's one-line label: what the chat shows and what assistive technology reads. */
+export function cardLabel(fact: LabelledCard): string {
+  switch (fact.kind) {
+    case 'backfill':
+      return backfillLabel(fact.files.length, fact.totalFiles, fact.tokens);
+    case 'cleared':
+      return clearedLabel(fact.count, fact.tokens);
+    case 'compacted':
+      return compactedLabel(fact.messages, fact.tokensBefore, fact.tokensAfter);
+    case 'compaction_stuck':
+      return `Compaction cannot get this conversation under ${formatTokens(fact.trigger)} tokens, so it is paused`;
+    case 'turn_limit':
+      return `Stopped after ${plural(fact.turns, 'tool turn')}. Send a message to continue.`;
+    case 'interrupted':
+      return INTERRUPTED_LABEL;
+    case 'memory_changed':
+      return MEMORY_CHANGED_LABEL;
+  }
+}
+
+/** What the card expands to, if anything. */
+export function cardDetail(fact: LabelledCard): string | undefined {
+  switch (fact.kind) {
+    case 'backfill':
+      return fact.files.map((f) => `${f.path} · ${formatTokens(f.tokens)} tokens`).join('\n') || undefined;
+    case 'compacted':
+      return fact.summary || undefined;
+    case 'compaction_stuck':
+      return stuckHelp(fact);
+    case 'memory_changed':
+      return fact.note;
+    default:
+      return undefined;
+  }
+}
