@@ -134,13 +134,11 @@ export async function lockFile(file: string, options: LockOptions): Promise<File
  * (being created right now, or from an older version) is left to go stale.
  */
 function clearDeadOwner(lockDir: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(path.join(lockDir, OWNER_FILE), 'utf8'));
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) return false;
+  // undefined: no pid inside; such a lock is cleared only once its creator must have died (orphaned).
+  const pid = ownerOf(lockDir);
+  if (pid === undefined) {
+    if (!orphaned(lockDir)) return false;
+  } else if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) return false;
   const tomb = `${lockDir}.dead-${process.pid}-${Date.now()}`;
   try {
     fs.renameSync(lockDir, tomb);
@@ -148,14 +146,8 @@ function clearDeadOwner(lockDir: string): boolean {
     return false; // cleared by someone else first
   }
   // Another clearer may have replaced the dead lock with a live one between our read and our rename:
-  // then it goes back.
-  let moved = pid;
-  try {
-    moved = Number(fs.readFileSync(path.join(tomb, OWNER_FILE), 'utf8'));
-  } catch {
-    // No pid: the dead folder, emptied by another clearer.
-  }
-  if (moved !== pid) {
+  // then it goes back. (An emptied folder, or the orphan we meant, has no pid.)
+  if (ownerOf(tomb) !== pid) {
     try {
       fs.renameSync(tomb, lockDir);
       return false;
@@ -165,6 +157,31 @@ function clearDeadOwner(lockDir: string): boolean {
   }
   fs.rmSync(tomb, { recursive: true, force: true });
   return true;
+}
+
+/** The pid recorded inside a lock folder (NaN if garbled), or undefined when there is none. */
+function ownerOf(lockDir: string): number | undefined {
+  try {
+    return Number(fs.readFileSync(path.join(lockDir, OWNER_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lock folder with no pid inside, older than ORPHAN_MS: its creator makes the folder and writes the pid
+ * in two synchronous calls back to back (microseconds apart; a pid that cannot be written removes the
+ * folder), so such a folder's creator was killed between them. Left alone it would keep the conversation
+ * "busy" for STALE_MS after the restart.
+ */
+const ORPHAN_MS = 500;
+function orphaned(lockDir: string): boolean {
+  try {
+    const st = fs.statSync(lockDir);
+    return Date.now() - Math.min(st.mtimeMs, st.ctimeMs) > ORPHAN_MS;
+  } catch {
+    return false;
+  }
 }
 
 function isAlive(pid: number): boolean {
