@@ -3,77 +3,71 @@
 //    crash came between the journal append and the rename, or a rename was lost with the page cache);
 // 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
 //    hold: edits made with another program while the app was closed.
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
-import { rehashUnknown } from './catch-up.js';
-import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
-import type { MemoryStore } from './memory.js';
-import { ensureFolders, readRegular } from './fs-safe.js';
-import { joinModel, ROOT } from './paths.js';
+import { readRegular } from './fs-safe.js';
+import type { JournalRecord } from './journal.js';
+import { eventOf, parsedOf, segsOf, type Kernel, type Step } from './kernel.js';
+import { joinModel } from './paths.js';
 import type { SavedState } from './state.js';
 
-const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
-
-function hashAt(store: MemoryStore, p: string): string | null | undefined {
-  const node = store.tree.get(segsOf(p));
+function hashAt(k: Kernel, p: string): string | null | undefined {
+  const node = k.tree.get(segsOf(p));
   if (!node) return null;
   return node.kind === 'file' ? node.hash : undefined;
 }
 
-async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
-  if (r.actor === 'external') return; // describes the disk, nothing to redo
-  const segs = segsOf(r.path);
+/** The steps that bring the files in line with a journaled change, or none when they already are. */
+async function redoSteps(k: Kernel, r: JournalRecord): Promise<Step[]> {
+  if (r.actor === 'external') return []; // describes the disk, nothing to redo
   if (r.newPath) {
-    const dst = segsOf(r.newPath);
-    if (store.tree.get(segs) && !store.tree.get(dst)) {
-      const disk = store.tree.diskSegments(dst);
-      const dirHost = await ensureFolders(store.root, disk.slice(0, -1), () => r.newPath!);
-      await fsp.rename(store.hostOf(segs), `${dirHost}/${disk[disk.length - 1]}`);
-      const node = store.tree.remove(segs);
-      if (node) store.tree.set(dst, node);
-      store.noteDirty(dirHost);
-    }
-    return;
+    const from = parsedOf(r.path);
+    const to = parsedOf(r.newPath);
+    return k.tree.get(from.segments) && !k.tree.get(to.segments) ? [{ kind: 'move', from, to }] : [];
   }
-  const cur = hashAt(store, r.path);
-  if (cur === undefined || cur === r.after || cur !== r.before) return;
-  if (r.after === null) {
-    const host = store.hostOf(segs);
-    await fsp.unlink(host).catch(() => undefined);
-    store.tree.remove(segs);
-    store.noteDirty(path.dirname(host));
-    return;
-  }
-  const bytes = await store.wal.blob(r.after);
-  if (bytes) await store.put({ path: r.path, segments: segs }, bytes, r.after);
+  const cur = hashAt(k, r.path);
+  if (cur === undefined || cur === r.after || cur !== r.before) return [];
+  if (r.after === null) return [{ kind: 'remove', path: parsedOf(r.path), folder: false }];
+  const bytes = await k.wal.blob(r.after);
+  return bytes ? [{ kind: 'put', path: parsedOf(r.path), bytes, hash: r.after }] : [];
 }
 
-export async function recoverAtStartup(store: MemoryStore, state: SavedState): Promise<void> {
-  for (const f of store.tree.files()) {
+export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<void> {
+  for (const f of k.tree.files()) {
     const s = state.files[joinModel(f.segments)];
     if (s?.h && s.s === f.node.size && s.m === f.node.mtimeMs) f.node.hash = s.h;
   }
-  await rehashUnknown(store);
+  await k.rehashUnknown();
 
-  for (const r of store.wal.entries.slice(store.wal.unsettledFrom)) await redo(store, r);
+  for (const r of k.wal.entries.slice(k.wal.unsettledFrom)) {
+    const steps = await redoSteps(k, r);
+    if (steps.length === 0) continue;
+    await k.transact(
+      {
+        paths: [r.path],
+        errorPath: r.path,
+        journal: 'journaled',
+        prepare: () => Promise.resolve({ records: [r], steps, events: [], result: undefined }),
+      },
+      { locked: true },
+    );
+  }
 
   const expected = new Map<string, string | null>();
-  for (const r of store.wal.entries) {
+  for (const r of k.wal.entries) {
     if (r.newPath) {
       expected.set(r.path, null);
       expected.set(r.newPath, r.after);
     } else expected.set(r.path, r.after);
   }
   const paths = new Set<string>([...expected.keys()]);
-  for (const f of store.tree.files()) paths.add(joinModel(f.segments));
+  for (const f of k.tree.files()) paths.add(joinModel(f.segments));
   const records: JournalRecord[] = [];
   const blobs = new Map<string, Buffer>();
   const actor = { kind: 'external' } as const;
   for (const p of [...paths].sort()) {
     const segs = segsOf(p);
     if (segs.some((s) => s.startsWith('.'))) continue;
-    const disk = hashAt(store, p);
+    const disk = hashAt(k, p);
     if (disk === undefined) continue; // a folder or a link now: nothing we can journal as content
     const known = expected.has(p) ? expected.get(p)! : state.files[p]?.h;
     if (known === undefined) {
@@ -82,16 +76,16 @@ export async function recoverAtStartup(store: MemoryStore, state: SavedState): P
     } else if (disk === known) continue;
     if (disk !== null) {
       try {
-        const { bytes } = await readRegular(store.hostOf(segs), store.realRoot, p);
+        const { bytes } = await readRegular(k.hostOf(segs), k.realRoot, p);
         if (sha256(bytes) === disk) blobs.set(disk, bytes);
       } catch {
         // unreadable now: journal the change without content
       }
     }
-    records.push(store.record(actor, 'external', p, known ?? null, disk));
+    records.push(k.record(actor, 'external', p, known ?? null, disk));
   }
   if (records.length > 0) {
-    await store.wal.append(records, blobs);
-    for (const r of records) store.emitRecord(r);
+    await k.wal.append(records, blobs);
+    for (const r of records) k.emit(eventOf(r));
   }
 }
