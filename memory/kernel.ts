@@ -8,7 +8,15 @@ import { promises as fsp, renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
-import { crashPoint, ensureFolders, fsyncDirs, readRegular, renameTemp, writeTemp } from './fs-safe.js';
+import {
+  crashPoint,
+  ensureFolders,
+  fsyncDirs,
+  readRegular,
+  renameTemp,
+  syncFiles,
+  writeTemp,
+} from './fs-safe.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { PathQueue, ProcessLock } from './lock.js';
 import { joinModel, ROOT, toHost, type ParsedPath } from './paths.js';
@@ -90,7 +98,7 @@ export class Kernel {
     this.journalDir = path.join(path.resolve(options.dataDir), 'memory-journal');
     this.limits = { ...defaultLimits, ...options.limits };
     this.clock = options.clock ?? Date.now;
-    this.wal = new Journal(this.journalDir, () => this.syncDirtyDirs());
+    this.wal = new Journal(this.journalDir, () => this.syncChanged());
     this.lock = new ProcessLock(this.journalDir);
     this.trash = new Trash(path.join(this.journalDir, 'trash'));
   }
@@ -153,7 +161,8 @@ export class Kernel {
     const temps = new Map<Step, Promise<{ tmp: string; stat: { size: number; mtimeMs: number } }>>();
     for (const s of change.steps) {
       if (s.kind !== 'put') continue;
-      const t = this.folderOf(s.path).then((dir) => writeTemp(dir, s.bytes));
+      // No sync of its own: the journal append is the change's one sync (README "Durability").
+      const t = this.folderOf(s.path).then((dir) => writeTemp(dir, s.bytes, false));
       t.catch(() => undefined); // awaited below; no unhandled rejection while the journal syncs
       temps.set(s, t);
     }
@@ -336,8 +345,7 @@ export class Kernel {
     if (this.flushTimer || this.closed) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      void this.lock
-        .run(() => this.checkpoint())
+      void this.checkpointNow()
         .then(() => {
           this.onCheckpoint();
           return this.trash.empty();
@@ -352,16 +360,39 @@ export class Kernel {
     this.flushTimer = undefined;
   }
 
-  /** fsync the folders changes renamed into or out of; what fails stays dirty, and the checkpoint fails. */
-  private async syncDirtyDirs(): Promise<void> {
+  /**
+   * Before a checkpoint record: make every change journaled since the last one durable in the files. Taken
+   * from the journal, not from what this process wrote, so the changes of another process on the same data
+   * folder are covered too: the files they left (fdatasync), then the folders renamed into or out of. What
+   * fails stays dirty, and the checkpoint fails.
+   */
+  private async syncChanged(): Promise<void> {
+    const files = new Set<string>();
+    for (const r of this.wal.entries.slice(this.wal.unsettledFrom)) {
+      for (const p of [r.path, r.newPath]) {
+        if (!p || p === ROOT) continue;
+        const host = this.hostOf(segsOf(p));
+        this.dirtyDirs.add(path.dirname(host));
+        if (r.after !== null && (r.newPath === undefined || p === r.newPath)) files.add(host);
+      }
+    }
+    await syncFiles([...files]);
     const dirs = [...this.dirtyDirs];
     this.dirtyDirs.clear();
     await fsyncDirs(dirs, (left) => left.forEach((d) => this.dirtyDirs.add(d)));
   }
 
-  /** Mark everything journaled so far as settled (the journal syncs the dirty folders first). Under the lock. */
+  /** Mark everything journaled so far as settled (the journal syncs what changed first). Under the lock. */
   async checkpoint(): Promise<void> {
     await this.wal.checkpoint();
+  }
+
+  /** Take the lock (with the catch-up that gives us every process's records), then checkpoint. */
+  checkpointNow(): Promise<void> {
+    return this.lock.run(async (fresh) => {
+      if (fresh) await this.catchUp();
+      await this.checkpoint();
+    });
   }
 }
 

@@ -235,7 +235,8 @@ class MemoryStore implements Memory {
 
   async flush(): Promise<void> {
     if (this.closed) return;
-    await this.k.lock.run(async () => {
+    await this.k.lock.run(async (fresh) => {
+      if (fresh) await this.k.catchUp();
       await this.k.checkpoint();
       await saveState(this.k);
     });

@@ -1,6 +1,7 @@
 // Startup recovery, under the data folder's lock, after temp leftovers were removed by the scan:
-// 1. redo every journaled change after the last checkpoint whose file still shows the old content (the
-//    crash came between the journal append and the rename, or a rename was lost with the page cache);
+// 1. redo every journaled change after the last checkpoint whose file does not hash to the journal's
+//    record (the crash came between the journal append and the rename, a rename was lost with the page
+//    cache, or a power cut tore the note, whose temp file had no sync of its own);
 // 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
 //    hold: edits made with another program while the app was closed.
 import { sha256 } from './content.js';
@@ -16,19 +17,52 @@ function hashAt(k: Kernel, p: string): string | null | undefined {
   return node.kind === 'file' ? node.hash : undefined;
 }
 
-/** The steps that bring the files in line with a journaled change, or none when they already are. */
-async function redoSteps(k: Kernel, r: JournalRecord): Promise<Step[]> {
-  if (r.actor === 'external') return []; // describes the disk, nothing to redo
-  if (r.newPath) {
-    const from = parsedOf(r.path);
-    const to = parsedOf(r.newPath);
-    return k.tree.get(from.segments) && !k.tree.get(to.segments) ? [{ kind: 'move', from, to }] : [];
+/**
+ * What the journal says each path holds after the last checkpoint's changes (a hash, or null: nothing),
+ * and for a rename the path the file came from.
+ */
+function expectations(
+  records: readonly JournalRecord[],
+): Map<string, { hash: string | null; from?: string }> {
+  const out = new Map<string, { hash: string | null; from?: string }>();
+  for (const r of records) {
+    if (r.newPath) {
+      if (r.before === null && r.after === null) continue; // an empty folder's move: nothing to check
+      out.set(r.path, { hash: null });
+      out.set(r.newPath, { hash: r.after, from: r.path });
+    } else out.set(r.path, { hash: r.after });
   }
-  const cur = hashAt(k, r.path);
-  if (cur === undefined || cur === r.after || cur !== r.before) return [];
-  if (r.after === null) return [{ kind: 'remove', path: parsedOf(r.path), folder: false }];
-  const bytes = await k.wal.blob(r.after);
-  return bytes ? [{ kind: 'put', path: parsedOf(r.path), bytes, hash: r.after }] : [];
+  return out;
+}
+
+/**
+ * The steps that make every path changed after the last checkpoint hash to what the journal recorded:
+ * moves first (a rename the crash cut off), then contents and removals. A file that does not hash to the
+ * record (torn by a power cut, or never renamed into place) is written again from the journal.
+ */
+async function redoSteps(k: Kernel, records: readonly JournalRecord[]): Promise<Step[]> {
+  const want = expectations(records);
+  const steps: Step[] = [];
+  const moved = new Set<string>();
+  for (const [p, e] of want) {
+    if (!e.from || e.hash === null || hashAt(k, p) === e.hash) continue;
+    if (hashAt(k, p) === null && hashAt(k, e.from) === e.hash) {
+      steps.push({ kind: 'move', from: parsedOf(e.from), to: parsedOf(p) });
+      moved.add(e.from).add(p);
+    }
+  }
+  for (const [p, e] of want) {
+    if (moved.has(p)) continue;
+    const disk = hashAt(k, p);
+    if (disk === undefined || disk === e.hash) continue; // a folder or a link now, or already right
+    if (e.hash === null) {
+      steps.push({ kind: 'remove', path: parsedOf(p), folder: false });
+      continue;
+    }
+    const bytes = await k.wal.blob(e.hash);
+    if (bytes) steps.push({ kind: 'put', path: parsedOf(p), bytes, hash: e.hash });
+  }
+  return steps;
 }
 
 export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<void> {
@@ -36,21 +70,27 @@ export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<vo
     const s = state.files[joinModel(f.segments)];
     if (s?.h && s.s === f.node.size && s.m === f.node.mtimeMs) f.node.hash = s.h;
   }
+  // What changed after the last checkpoint is hashed from the disk, never taken from the saved state:
+  // a note torn by a power cut can keep its size and time.
+  const unsettled = k.wal.entries.slice(k.wal.unsettledFrom);
+  for (const r of unsettled)
+    for (const p of [r.path, r.newPath]) {
+      const node = p ? k.tree.get(segsOf(p)) : undefined;
+      if (node?.kind === 'file') node.hash = undefined;
+    }
   await k.rehashUnknown();
 
-  for (const r of k.wal.entries.slice(k.wal.unsettledFrom)) {
-    const steps = await redoSteps(k, r);
-    if (steps.length === 0) continue;
+  const steps = await redoSteps(k, unsettled);
+  if (steps.length > 0)
     await k.transact(
       {
-        paths: [r.path],
-        errorPath: r.path,
+        paths: steps.map((s) => (s.kind === 'move' ? s.to.path : s.path.path)),
+        errorPath: '/memories',
         journal: 'journaled',
-        prepare: () => Promise.resolve({ records: [r], steps, events: [], result: undefined }),
+        prepare: () => Promise.resolve({ records: [], steps, events: [], result: undefined }),
       },
       { locked: true },
     );
-  }
 
   const expected = new Map<string, string | null>();
   for (const r of k.wal.entries) {
