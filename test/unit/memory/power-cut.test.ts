@@ -63,7 +63,9 @@ async function powerCut(dataDir: string): Promise<string> {
   tracking = false;
   const copy = await mkdtemp(path.join(os.tmpdir(), 'mnemo-cut-'));
   try {
-    await cp(dataDir, copy, { recursive: true, verbatimSymlinks: true });
+    // The lease and the trash come and go while the memory runs (neither is read after a restart).
+    const skip = /memory-journal[\\/](lock|lock\.pid|trash[\\/].+)$/;
+    await cp(dataDir, copy, { recursive: true, verbatimSymlinks: true, filter: (src) => !skip.test(src) });
     const walk = async (rel: string): Promise<void> => {
       for (const e of await readdir(path.join(dataDir, rel), { withFileTypes: true })) {
         const r = path.join(rel, e.name);
