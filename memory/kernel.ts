@@ -367,8 +367,15 @@ export class Kernel {
    * fails stays dirty, and the checkpoint fails.
    */
   private async syncChanged(): Promise<void> {
+    const todo = this.changedSinceCheckpoint();
+    if (todo) await this.syncFilesAndFolders(todo);
+  }
+
+  /** The files and folders the changes since the last checkpoint touched, and the last of those changes. */
+  private changedSinceCheckpoint(): { files: string[]; dirs: string[]; lastId?: string } | null {
     const files = new Set<string>();
-    for (const r of this.wal.entries.slice(this.wal.unsettledFrom)) {
+    const unsettled = this.wal.entries.slice(this.wal.unsettledFrom);
+    for (const r of unsettled) {
       for (const p of [r.path, r.newPath]) {
         if (!p || p === ROOT) continue;
         const host = this.hostOf(segsOf(p));
@@ -376,10 +383,21 @@ export class Kernel {
         if (r.after !== null && (r.newPath === undefined || p === r.newPath)) files.add(host);
       }
     }
-    await syncFiles([...files]);
+    if (files.size === 0 && this.dirtyDirs.size === 0 && unsettled.length === 0) return null;
     const dirs = [...this.dirtyDirs];
     this.dirtyDirs.clear();
-    await fsyncDirs(dirs, (left) => left.forEach((d) => this.dirtyDirs.add(d)));
+    const last = unsettled[unsettled.length - 1];
+    return { files: [...files], dirs, ...(last ? { lastId: last.id } : {}) };
+  }
+
+  private async syncFilesAndFolders(todo: { files: string[]; dirs: string[] }): Promise<void> {
+    try {
+      await syncFiles(todo.files);
+    } catch (err) {
+      todo.dirs.forEach((d) => this.dirtyDirs.add(d));
+      throw err;
+    }
+    await fsyncDirs(todo.dirs, (left) => left.forEach((d) => this.dirtyDirs.add(d)));
   }
 
   /** Mark everything journaled so far as settled (the journal syncs what changed first). Under the lock. */
@@ -387,12 +405,24 @@ export class Kernel {
     await this.wal.checkpoint();
   }
 
-  /** Take the lock (with the catch-up that gives us every process's records), then checkpoint. */
-  checkpointNow(): Promise<void> {
-    return this.lock.run(async (fresh) => {
+  /**
+   * The deferred checkpoint. Under the lock (after a catch-up, so every process's records are known): note
+   * what the changes so far touched. Outside it, so that writers go on meanwhile: fdatasync those files,
+   * then their folders. Under the lock again: a checkpoint record covering exactly those changes.
+   */
+  async checkpointNow(): Promise<void> {
+    const todo = await this.lock.run(async (fresh) => {
       if (fresh) await this.catchUp();
-      await this.checkpoint();
+      return this.changedSinceCheckpoint();
     });
+    if (!todo) return;
+    await this.syncFilesAndFolders(todo);
+    const lastId = todo.lastId;
+    if (lastId)
+      await this.lock.run(async (fresh) => {
+        if (fresh) await this.catchUp();
+        await this.wal.checkpointUpTo(lastId);
+      });
   }
 }
 
