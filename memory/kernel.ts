@@ -12,6 +12,7 @@ import {
   crashPoint,
   ensureFolders,
   fsyncDirs,
+  lstatOrNull,
   readRegular,
   renameTemp,
   syncFiles,
@@ -321,7 +322,15 @@ export class Kernel {
         if (node) {
           if (node.kind === 'file' && (p === r.newPath || !r.newPath) && r.after) node.hash = r.after;
           this.tree.set(segs, node);
-        } else this.tree.remove(segs);
+        } else {
+          this.tree.remove(segs);
+          // A folder moved or deleted as a whole is journaled file by file: its folders are gone too.
+          for (let n = segs.length - 1; n > 0; n--) {
+            const up = segs.slice(0, n);
+            if (this.tree.get(up)?.kind !== 'dir' || (await lstatOrNull(this.hostOf(up)))) break;
+            this.tree.remove(up);
+          }
+        }
       }
       await this.rehashUnknown();
       this.emit(eventOf(r));
