@@ -48,6 +48,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // Search reads files through the Memory's API (list, read) and never builds a host path.
+  {
+    files: ['memory/search/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron', 'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'path', 'node:path'].map(
+            (name) => ({ name, message: 'Search reads through the Memory API (list, read), not the disk.' }),
+          ),
+          patterns: [
+            { group: ['../*', '!../types.js'], message: 'Search uses only the Memory API (../types.js).' },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['**/*.cjs', '**/*.cts'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // A module URL's pathname is not a path: it keeps %20 for a space, escapes non-ASCII and gives /C:/... on
   // Windows (the desktop window once opened with no preload and no page from "My Projects").

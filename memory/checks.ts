@@ -1,20 +1,73 @@
-// Checks and listings that read the cached tree: the pre-flight of a new name, and list().
+// Reads and checks a plan makes under the lock: the file at a path now, the cached hash, the pre-flight of
+// a new name, the parent of something to delete; and list(), which reads the cached tree.
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import { sha256 } from './content.js';
 import { MemoryError } from './errors.js';
-import { linkError, lstatOrNull } from './fs-safe.js';
-import type { MemoryStore } from './memory.js';
+import { linkError, lstatOrNull, readRegular } from './fs-safe.js';
+import type { Kernel } from './kernel.js';
 import { hasControl, joinModel, type ParsedPath } from './paths.js';
 import { isUnnamed, namesFoldingLike, type DirNode, type Unreachable } from './tree.js';
 import type { MemoryEntry, UnreachableEntry } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+export interface CurrentFile {
+  bytes: Buffer;
+  hash: string;
+  size: number;
+}
+
+/**
+ * The file at `p` right now: its bytes and hash, or null when nothing is there. Folders and links are
+ * refused with a clear message; the disk is the truth, not the cache.
+ */
+export async function current(k: Kernel, p: ParsedPath): Promise<CurrentFile | null> {
+  const host = k.hostOf(p.segments);
+  const st = await lstatOrNull(host);
+  if (!st) return null;
+  if (st.isSymbolicLink()) throw linkError(p.path, 'symbolic');
+  if (st.isDirectory()) throw new MemoryError('not_a_file', `The path ${p.path} is a folder, not a file.`);
+  const { bytes } = await readRegular(host, k.realRoot, p.path);
+  return { bytes, hash: sha256(bytes), size: bytes.length };
+}
+
+/**
+ * The hash the cache holds for the file at `segments`, if the cache entry still describes the file
+ * `st` (same size and modification time): saves reading a file we wrote or hashed ourselves.
+ */
+export function cachedHash(
+  k: Kernel,
+  segments: readonly string[],
+  st: { size: number; mtimeMs: number },
+): string | undefined {
+  const node = k.tree.get(segments);
+  if (node?.kind !== 'file' || !node.hash) return undefined;
+  return node.size === st.size && node.mtimeMs === st.mtimeMs ? node.hash : undefined;
+}
+
+/** The parent folder of `segments` must be reached without any link (else a delete could act outside). */
+export function assertRealParent(k: Kernel, segments: readonly string[]): void {
+  const parent = segments.slice(0, -1);
+  let real: string | null;
+  try {
+    real = realpathSync.native(k.hostOf(parent)); // synchronous: see lstatOrNull
+  } catch {
+    real = null;
+  }
+  const disk = k.tree.diskSegments(parent);
+  if (real !== (disk.length ? path.join(k.realRoot, ...disk) : k.realRoot))
+    throw linkError(joinModel(parent), 'symbolic');
+}
 
 /**
  * Before journaling a new file at `p`: every existing parent must be a real folder, and no name may
  * differ from an existing sibling only by case or Unicode form (they would collide on macOS/Windows).
  */
-export async function preflightNew(store: MemoryStore, p: ParsedPath, ignore?: string): Promise<void> {
-  let host = store.root;
-  let dir = store.tree.root;
-  const disk = store.tree.diskSegments(p.segments);
+export async function preflightNew(k: Kernel, p: ParsedPath, ignore?: string): Promise<void> {
+  let host = k.root;
+  let dir = k.tree.root;
+  const disk = k.tree.diskSegments(p.segments);
   for (let i = 0; i < p.segments.length; i++) {
     const seg = p.segments[i]!;
     const isLast = i === p.segments.length - 1;
@@ -60,8 +113,8 @@ const REASONS: Record<Unreachable, string> = {
 /** Control characters of a name on disk, shown as "?" (a report must not carry terminal sequences). */
 const printable = (name: string): string => Array.from(name, (ch) => (hasControl(ch) ? '?' : ch)).join('');
 
-export async function listUnreachable(store: MemoryStore): Promise<UnreachableEntry[]> {
-  await store.settle();
+export async function listUnreachable(k: Kernel): Promise<UnreachableEntry[]> {
+  await k.settle();
   const out: UnreachableEntry[] = [];
   const walk = (dir: DirNode, segs: string[]): void => {
     for (const [name, child] of [...dir.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -82,30 +135,35 @@ export async function listUnreachable(store: MemoryStore): Promise<UnreachableEn
       }
     }
   };
-  walk(store.tree.root, []);
+  walk(k.tree.root, []);
   return out;
 }
 
-export async function listEntries(store: MemoryStore): Promise<MemoryEntry[]> {
-  await store.settle();
+export function isStale(k: Kernel, p: string, mtimeMs: number, now = k.clock()): boolean {
+  const last = Math.max(k.lastRead.get(p) ?? 0, mtimeMs);
+  return now - last > k.limits.staleAfterDays * DAY_MS;
+}
+
+export async function listEntries(k: Kernel): Promise<MemoryEntry[]> {
+  await k.settle();
   const out: MemoryEntry[] = [];
-  const now = store.clock();
+  const now = k.clock();
   const walk = (segs: string[]): void => {
-    const node = store.tree.get(segs);
+    const node = k.tree.get(segs);
     if (!node || node.kind !== 'dir') return;
     for (const name of [...node.children.keys()].sort()) {
       const child = node.children.get(name)!;
       if (child.kind === 'other' || name.startsWith('.')) continue;
       const s = [...segs, name];
       const p = joinModel(s);
-      const lastRead = store.lastRead.get(p) ?? null;
+      const lastRead = k.lastRead.get(p) ?? null;
       out.push({
         path: p,
         kind: child.kind,
         size: child.kind === 'file' ? child.size : 0,
         modifiedAt: new Date(child.mtimeMs).toISOString(),
         lastReadAt: lastRead === null ? null : new Date(lastRead).toISOString(),
-        stale: child.kind === 'file' && store.isStale(p, child.mtimeMs, now),
+        stale: child.kind === 'file' && isStale(k, p, child.mtimeMs, now),
       });
       if (child.kind === 'dir') walk(s);
     }

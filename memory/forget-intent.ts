@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { DIR_MODE, FILE_MODE, fsyncDir, lstatOrNull } from './fs-safe.js';
-import type { MemoryStore } from './memory.js';
+import type { Kernel } from './kernel.js';
 import { isWithin, ROOT } from './paths.js';
 import type { ForgetTrace } from './types.js';
 
@@ -15,10 +15,10 @@ const PENDING = 'forget-pending';
 const SUFFIX = '.json';
 const ID = /^[0-9a-f-]{36}$/;
 
-const pendingDir = (store: MemoryStore): string => path.join(store.journalDir, PENDING);
+const pendingDir = (store: Kernel): string => path.join(store.journalDir, PENDING);
 
 /** Every name `p` had: its own, and every name a rename chain into it started from. */
-export function namesOf(store: MemoryStore, p: string): Set<string> {
+export function namesOf(store: Kernel, p: string): Set<string> {
   const names = new Set([p]);
   const touches = (x: string | undefined): boolean =>
     x !== undefined && [...names].some((n) => isWithin(x, n));
@@ -34,7 +34,7 @@ export function namesOf(store: MemoryStore, p: string): Set<string> {
 }
 
 /** Every content the journal holds for these names, and what is on disk under `host` now. */
-async function versionsOf(store: MemoryStore, names: Set<string>, host: string): Promise<string[]> {
+async function versionsOf(store: Kernel, names: Set<string>, host: string): Promise<string[]> {
   const touches = (x: string | undefined): boolean =>
     x !== undefined && [...names].some((n) => isWithin(x, n));
   const hashes = new Set<string>();
@@ -64,7 +64,7 @@ async function readTree(host: string): Promise<string[]> {
 
 /** Collects what forgetting `p` erases and writes it down durably; called under the memory lock. */
 export async function writeForgetIntent(
-  store: MemoryStore,
+  store: Kernel,
   p: string,
   names: Set<string>,
   host: string,
@@ -83,13 +83,13 @@ export async function writeForgetIntent(
  * The memory part is done (and on disk): a later start must not redo it, since by then a new file may
  * have been made at the same path.
  */
-export async function markMemoryDone(store: MemoryStore, trace: ForgetTrace): Promise<ForgetTrace> {
+export async function markMemoryDone(store: Kernel, trace: ForgetTrace): Promise<ForgetTrace> {
   const done = { ...trace, memoryDone: true };
   await writeIntent(store, done);
   return done;
 }
 
-async function writeIntent(store: MemoryStore, trace: ForgetTrace): Promise<void> {
+async function writeIntent(store: Kernel, trace: ForgetTrace): Promise<void> {
   const dir = pendingDir(store);
   await fsp.mkdir(dir, { mode: DIR_MODE }).catch((err: { code?: string }) => {
     if (err.code !== 'EEXIST') throw err;
@@ -108,7 +108,7 @@ async function writeIntent(store: MemoryStore, trace: ForgetTrace): Promise<void
 }
 
 /** Forgets whose intent was written but that were not settled (a crash, or a failure on the way). */
-export async function readForgetIntents(store: MemoryStore): Promise<ForgetTrace[]> {
+export async function readForgetIntents(store: Kernel): Promise<ForgetTrace[]> {
   const dir = pendingDir(store);
   const out: ForgetTrace[] = [];
   for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
@@ -144,7 +144,7 @@ export async function readForgetIntents(store: MemoryStore): Promise<ForgetTrace
 }
 
 /** The forget is complete everywhere: its record, the last copy of the content, goes. */
-export async function removeForgetIntent(store: MemoryStore, id: string): Promise<void> {
+export async function removeForgetIntent(store: Kernel, id: string): Promise<void> {
   if (!ID.test(id)) return;
   const dir = pendingDir(store);
   await fsp.rm(path.join(dir, id + SUFFIX), { force: true });
@@ -152,7 +152,7 @@ export async function removeForgetIntent(store: MemoryStore, id: string): Promis
 }
 
 /** A journal rewrite cut short by a crash leaves its temp file, full of old contents: remove it. */
-export async function removeRewriteLeftovers(store: MemoryStore): Promise<void> {
+export async function removeRewriteLeftovers(store: Kernel): Promise<void> {
   const base = path.basename(store.wal.file) + '.rewrite-';
   for (const name of await fsp.readdir(store.journalDir).catch(() => [] as string[]))
     if (name.startsWith(base)) await fsp.rm(path.join(store.journalDir, name), { force: true });

@@ -248,6 +248,29 @@ export async function fsyncDirs(
   }
 }
 
+/**
+ * fdatasync each file (a checkpoint: the note files replaced since the last one, whose temp files were
+ * written without a sync of their own). A file that is gone or is a link now was changed again since; that
+ * later change is in the journal and covered by a later checkpoint.
+ */
+export async function syncFiles(files: readonly string[]): Promise<void> {
+  for (const f of files) {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(f, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EISDIR') continue;
+      throw err;
+    }
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
 /** Remove temp files left by an interrupted write anywhere under the root. Links are not followed. */
 export async function removeTempLeftovers(root: string): Promise<number> {
   let removed = 0;

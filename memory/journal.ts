@@ -154,8 +154,13 @@ export class Journal {
           const { t: _t, ...entry } = rec;
           this.entries.push(entry as JournalRecord);
           this.byId.set(entry.id!, entry as JournalRecord);
-        } else if (rec.t === 'c') this.unsettledFrom = this.entries.length;
-        else if (rec.t === 'x' && Array.isArray((rec as { ids?: unknown }).ids))
+        } else if (rec.t === 'c') {
+          // A checkpoint covers every change before it, or (upTo) the changes up to that record: the ones
+          // a checkpoint synced outside the lock, while later changes went on.
+          const upTo = (rec as { upTo?: unknown }).upTo;
+          const covered = typeof upTo === 'string' ? this.indexOf(upTo) + 1 : this.entries.length;
+          this.unsettledFrom = Math.max(this.unsettledFrom, covered);
+        } else if (rec.t === 'x' && Array.isArray((rec as { ids?: unknown }).ids))
           this.dropIds((rec as { ids: string[] }).ids);
       }
       pos = nl + 1;
@@ -273,6 +278,26 @@ export class Journal {
     this.entries = this.entries.filter((r) => !drop.has(r.id));
     this.unsettledFrom = Math.max(0, this.unsettledFrom - (before - this.entries.length));
     for (const id of ids) this.byId.delete(id);
+  }
+
+  private indexOf(id: string): number {
+    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i]!.id === id) return i;
+    return -1;
+  }
+
+  /**
+   * Record that every change up to and including `lastId` is on disk: the caller synced their files and
+   * folders itself (outside the lock). Nothing is written when that record is gone (a rewrite, which ends
+   * with its own checkpoint) or already covered.
+   */
+  async checkpointUpTo(lastId: string): Promise<void> {
+    const covered = this.indexOf(lastId) + 1;
+    if (covered <= this.unsettledFrom) return;
+    // Always named: another process may have appended records since we last read the journal.
+    const data = Buffer.from(JSON.stringify({ t: 'c', upTo: lastId }) + '\n');
+    await this.appendFd!.write(data);
+    this.size += data.length;
+    this.unsettledFrom = covered;
   }
 
   /** Everything before this point is on disk (syncChanged, first, fsyncs the folders renamed in). */

@@ -1,109 +1,113 @@
 // Startup recovery, under the data folder's lock, after temp leftovers were removed by the scan:
-// 1. redo every journaled change after the last checkpoint whose file still shows the old content (the
-//    crash came between the journal append and the rename, or a rename was lost with the page cache);
+// 1. redo every journaled change after the last checkpoint whose file does not hash to the journal's
+//    record (the crash came between the journal append and the rename, a rename was lost with the page
+//    cache, or a power cut tore the note, whose temp file had no sync of its own);
 // 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
 //    hold: edits made with another program while the app was closed.
-import { promises as fsp } from 'node:fs';
-import * as path from 'node:path';
-import { rehashUnknown } from './catch-up.js';
-import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
-import type { MemoryStore } from './memory.js';
-import { ensureFolders, readRegular } from './fs-safe.js';
-import { joinModel, ROOT } from './paths.js';
+import { readRegular } from './fs-safe.js';
+import type { JournalRecord } from './journal.js';
+import { eventOf, parsedOf, segsOf, type Kernel, type Step } from './kernel.js';
+import { joinModel } from './paths.js';
 import type { SavedState } from './state.js';
 
-const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
-
-function hashAt(store: MemoryStore, p: string): string | null | undefined {
-  const node = store.tree.get(segsOf(p));
+function hashAt(k: Kernel, p: string): string | null | undefined {
+  const node = k.tree.get(segsOf(p));
   if (!node) return null;
   return node.kind === 'file' ? node.hash : undefined;
 }
 
-async function redo(store: MemoryStore, r: JournalRecord): Promise<void> {
-  if (r.actor === 'external') return; // describes the disk, nothing to redo
-  const segs = segsOf(r.path);
-  if (r.newPath) {
-    const dst = segsOf(r.newPath);
-    if (store.tree.get(segs) && !store.tree.get(dst)) {
-      const disk = store.tree.diskSegments(dst);
-      const dirHost = await ensureFolders(store.root, disk.slice(0, -1), () => r.newPath!);
-      await fsp.rename(store.hostOf(segs), `${dirHost}/${disk[disk.length - 1]}`);
-      const node = store.tree.remove(segs);
-      if (node) store.tree.set(dst, node);
-      store.noteDirty(dirHost);
-    } else if (!store.tree.get(segs) && !store.tree.get(dst) && r.after) {
-      // Neither name holds it (the file's create was lost with the page cache too): the journal has it.
-      const bytes = await store.wal.blob(r.after);
-      if (bytes) await store.put({ path: r.newPath, segments: dst }, bytes, r.after);
-    }
-    return;
+/**
+ * What the journal says each path holds after the last checkpoint's changes (a hash, or null: nothing),
+ * and for a rename the path the file came from.
+ */
+function expectations(
+  records: readonly JournalRecord[],
+): Map<string, { hash: string | null; from?: string }> {
+  const out = new Map<string, { hash: string | null; from?: string }>();
+  for (const r of records) {
+    if (r.newPath) {
+      if (r.before === null && r.after === null) continue; // an empty folder's move: nothing to check
+      out.set(r.path, { hash: null });
+      out.set(r.newPath, { hash: r.after, from: r.path });
+    } else out.set(r.path, { hash: r.after });
   }
-  const cur = hashAt(store, r.path);
-  if (cur === undefined || cur === r.after || cur !== r.before) return;
-  if (r.after === null) {
-    const host = store.hostOf(segs);
-    await fsp.unlink(host).catch(() => undefined);
-    store.tree.remove(segs);
-    store.noteDirty(path.dirname(host));
-    return;
-  }
-  const bytes = await store.wal.blob(r.after);
-  if (bytes) await store.put({ path: r.path, segments: segs }, bytes, r.after);
+  return out;
 }
-
-const touched = (r: JournalRecord): string[] => (r.newPath ? [r.path, r.newPath] : [r.path]);
-
-/** What a change leaves at `p`: a rename leaves no file at its source and the content at its destination. */
-const stateAfter = (r: JournalRecord, p: string): string | null =>
-  r.newPath && p === r.path ? null : r.after;
 
 /**
- * For each path, the index of the last unsettled change whose result at that path is what the disk shows:
- * the changes to the path before it were applied, even where the path looks untouched now (a file created
- * and then renamed away shows "no file", which must not be taken for a create that never happened: redoing
- * it brought back the source of an acknowledged rename).
+ * The steps that make every path changed after the last checkpoint hash to what the journal recorded:
+ * moves first (a rename the crash cut off), then contents and removals. A file that does not hash to the
+ * record (torn by a power cut, or never renamed into place) is written again from the journal.
  */
-function lastShown(store: MemoryStore, records: JournalRecord[]): Map<string, number> {
-  const last = new Map<string, number>();
-  records.forEach((r, i) => {
-    if (r.actor === 'external') return;
-    for (const p of touched(r)) if (hashAt(store, p) === stateAfter(r, p)) last.set(p, i);
-  });
-  return last;
+async function redoSteps(k: Kernel, records: readonly JournalRecord[]): Promise<Step[]> {
+  const want = expectations(records);
+  const steps: Step[] = [];
+  const moved = new Set<string>();
+  for (const [p, e] of want) {
+    if (!e.from || e.hash === null || hashAt(k, p) === e.hash) continue;
+    if (hashAt(k, p) === null && hashAt(k, e.from) === e.hash) {
+      steps.push({ kind: 'move', from: parsedOf(e.from), to: parsedOf(p) });
+      moved.add(e.from).add(p);
+    }
+  }
+  for (const [p, e] of want) {
+    if (moved.has(p)) continue;
+    const disk = hashAt(k, p);
+    if (disk === undefined || disk === e.hash) continue; // a folder or a link now, or already right
+    if (e.hash === null) {
+      steps.push({ kind: 'remove', path: parsedOf(p), folder: false });
+      continue;
+    }
+    const bytes = await k.wal.blob(e.hash);
+    if (bytes) steps.push({ kind: 'put', path: parsedOf(p), bytes, hash: e.hash });
+  }
+  return steps;
 }
 
-export async function recoverAtStartup(store: MemoryStore, state: SavedState): Promise<void> {
-  for (const f of store.tree.files()) {
+export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<void> {
+  for (const f of k.tree.files()) {
     const s = state.files[joinModel(f.segments)];
     if (s?.h && s.s === f.node.size && s.m === f.node.mtimeMs) f.node.hash = s.h;
   }
-  await rehashUnknown(store);
+  // What changed after the last checkpoint is hashed from the disk, never taken from the saved state:
+  // a note torn by a power cut can keep its size and time.
+  const unsettled = k.wal.entries.slice(k.wal.unsettledFrom);
+  for (const r of unsettled)
+    for (const p of [r.path, r.newPath]) {
+      const node = p ? k.tree.get(segsOf(p)) : undefined;
+      if (node?.kind === 'file') node.hash = undefined;
+    }
+  await k.rehashUnknown();
 
-  const unsettled = store.wal.entries.slice(store.wal.unsettledFrom);
-  const shown = lastShown(store, unsettled);
-  for (const [i, r] of unsettled.entries()) {
-    if (touched(r).some((p) => (shown.get(p) ?? -1) > i)) continue;
-    await redo(store, r);
-  }
+  const steps = await redoSteps(k, unsettled);
+  if (steps.length > 0)
+    await k.transact(
+      {
+        paths: steps.map((s) => (s.kind === 'move' ? s.to.path : s.path.path)),
+        errorPath: '/memories',
+        journal: 'journaled',
+        prepare: () => Promise.resolve({ records: [], steps, events: [], result: undefined }),
+      },
+      { locked: true },
+    );
 
   const expected = new Map<string, string | null>();
-  for (const r of store.wal.entries) {
+  for (const r of k.wal.entries) {
     if (r.newPath) {
       expected.set(r.path, null);
       expected.set(r.newPath, r.after);
     } else expected.set(r.path, r.after);
   }
   const paths = new Set<string>([...expected.keys()]);
-  for (const f of store.tree.files()) paths.add(joinModel(f.segments));
+  for (const f of k.tree.files()) paths.add(joinModel(f.segments));
   const records: JournalRecord[] = [];
   const blobs = new Map<string, Buffer>();
   const actor = { kind: 'external' } as const;
   for (const p of [...paths].sort()) {
     const segs = segsOf(p);
     if (segs.some((s) => s.startsWith('.'))) continue;
-    const disk = hashAt(store, p);
+    const disk = hashAt(k, p);
     if (disk === undefined) continue; // a folder or a link now: nothing we can journal as content
     const known = expected.has(p) ? expected.get(p)! : state.files[p]?.h;
     if (known === undefined) {
@@ -112,16 +116,16 @@ export async function recoverAtStartup(store: MemoryStore, state: SavedState): P
     } else if (disk === known) continue;
     if (disk !== null) {
       try {
-        const { bytes } = await readRegular(store.hostOf(segs), store.realRoot, p);
+        const { bytes } = await readRegular(k.hostOf(segs), k.realRoot, p);
         if (sha256(bytes) === disk) blobs.set(disk, bytes);
       } catch {
         // unreadable now: journal the change without content
       }
     }
-    records.push(store.record(actor, 'external', p, known ?? null, disk));
+    records.push(k.record(actor, 'external', p, known ?? null, disk));
   }
   if (records.length > 0) {
-    await store.wal.append(records, blobs);
-    for (const r of records) store.emitRecord(r);
+    await k.wal.append(records, blobs);
+    for (const r of records) k.emit(eventOf(r));
   }
 }

@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_MODE } from './fs-safe.js';
-import type { MemoryStore } from './memory.js';
+import type { Kernel } from './kernel.js';
 import { joinModel } from './paths.js';
 
 export interface SavedFile {
@@ -34,7 +34,7 @@ export async function loadState(journalDir: string): Promise<SavedState> {
 }
 
 /** Write the state (temp + rename). Last-read times merge with what another process saved (max wins). */
-export async function saveState(store: MemoryStore): Promise<void> {
+export async function saveState(store: Kernel): Promise<void> {
   const previous = await loadState(store.journalDir);
   const files: Record<string, SavedFile> = {};
   for (const f of store.tree.files()) {

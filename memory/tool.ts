@@ -2,13 +2,14 @@
 // corrected where the reference is wrong (security.md): str_replace counts occurrences in the whole text,
 // multi-line and empty old_str are handled, an omitted new_str means '', and no host path ever leaks.
 import { z } from 'zod';
-import { catchUp } from './catch-up.js';
-import { checkSecrets, checkText, decodeUtf8, sha256 } from './content.js';
+import { decodeUtf8 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import { readRegular } from './fs-safe.js';
-import type { MemoryStore } from './memory.js';
+import type { Kernel } from './kernel.js';
+import { deletePath, renamePath } from './mutations.js';
 import { parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
 import type { Actor, MemoryTool, ToolResult } from './types.js';
+import { createFile, editFile } from './save.js';
 import { scanPath } from './tree.js';
 import { formatFile, formatFolder, snippet } from './view.js';
 
@@ -112,7 +113,8 @@ function boundedSnippet(content: string, from: number, to: number, capChars: num
   return last < to ? `${out}\n[... ${to - last} more changed lines]` : out;
 }
 
-export function createTool(store: MemoryStore): MemoryTool {
+/** `touchRead` records that `view` read a file (staleness; persisted lazily by the owner). */
+export function createTool(store: Kernel, touchRead: (paths: readonly string[]) => void): MemoryTool {
   async function view(p: ParsedPath, range: readonly [number, number] | undefined): Promise<string> {
     const node = store.tree.get(p.segments);
     if (node?.kind === 'dir' && !range) {
@@ -134,46 +136,8 @@ export function createTool(store: MemoryStore): MemoryTool {
       return formatFolder(p.path, fresh, store.limits.viewCapChars);
     }
     const content = decodeUtf8(bytes, p.path);
-    store.touchRead([p.path]);
+    touchRead([p.path]);
     return formatFile(p.path, content, range, store.limits.viewCapChars);
-  }
-
-  async function edit(
-    p: ParsedPath,
-    actor: Actor,
-    command: string,
-    change: (content: string) => { next: string; result: string; added: string },
-  ): Promise<string> {
-    if (p.segments.length === 0)
-      throw new MemoryError('not_a_file', `The path ${ROOT} is a folder, not a file.`);
-    return store.exclusive([p.path], async () => {
-      const cur = await store.current(p);
-      if (!cur)
-        throw new MemoryError('not_found', `The path ${p.path} does not exist. Please provide a valid path.`);
-      const before = decodeUtf8(cur.bytes, p.path);
-      const { next, result, added } = change(before);
-      checkText(p.path, added, { fileCapBytes: Infinity });
-      // The lines this edit changes, as they will read afterwards: a key assembled from pieces is caught,
-      // and an old key another program left elsewhere in the file does not block every edit.
-      checkSecrets(p.path, before, next);
-      const bytes = Buffer.from(next, 'utf8');
-      if (bytes.length > store.limits.fileCapBytes)
-        throw new MemoryError(
-          'too_large',
-          `Refused: ${p.path} would be ${bytes.length} bytes, above the ${store.limits.fileCapBytes}-byte limit per file. Nothing was changed.`,
-        );
-      store.checkQuota(cur.size, bytes.length);
-      const hash = sha256(bytes);
-      const rec = store.record(actor, command, p.path, cur.hash, hash);
-      const blobs = new Map([
-        [cur.hash, cur.bytes],
-        [hash, bytes],
-      ]);
-      await store.commitAndPut([rec], blobs, p, bytes, hash);
-      store.emitRecord(rec);
-      await store.maybePrune();
-      return result;
-    });
   }
 
   async function run(cmd: Command, actor: Actor): Promise<string> {
@@ -186,12 +150,12 @@ export function createTool(store: MemoryStore): MemoryTool {
           if (store.tree.get(trimmed.segments)?.kind === 'dir') raw = trimmed.path;
         }
         const p = parseMemoryPath(raw);
-        if (p.segments.length > 0 && !store.tree.get(p.segments)) await catchUp(store);
+        if (p.segments.length > 0 && !store.tree.get(p.segments)) await store.catchUp();
         return view(p, cmd.view_range ?? undefined);
       }
       case 'create': {
         const p = parseMemoryPath(cmd.path);
-        await store.create(p.path, cmd.file_text, actor);
+        await createFile(store, p.path, cmd.file_text, actor);
         return `File created successfully at: ${p.path}`;
       }
       case 'str_replace': {
@@ -203,7 +167,7 @@ export function createTool(store: MemoryStore): MemoryTool {
             'invalid_input',
             'No replacement was performed: old_str is empty. Give the exact text to replace.',
           );
-        return edit(p, actor, 'str_replace', (content) => {
+        return editFile(store, p, actor, 'str_replace', (content) => {
           const { first, unique, lines, more } = findOccurrences(content, oldStr);
           if (first === -1)
             throw new MemoryError(
@@ -227,7 +191,7 @@ export function createTool(store: MemoryStore): MemoryTool {
       }
       case 'insert': {
         const p = parseMemoryPath(cmd.path);
-        return edit(p, actor, 'insert', (content) => {
+        return editFile(store, p, actor, 'insert', (content) => {
           const lines = content.split('\n');
           if (cmd.insert_line < 0 || cmd.insert_line > lines.length)
             throw new MemoryError(
@@ -248,13 +212,13 @@ export function createTool(store: MemoryStore): MemoryTool {
       }
       case 'delete': {
         const p = parseMemoryPath(cmd.path);
-        await store.delete(p.path, actor);
+        await deletePath(store, p.path, actor);
         return `Successfully deleted ${p.path}`;
       }
       case 'rename': {
         const a = parseMemoryPath(cmd.old_path);
         const b = parseMemoryPath(cmd.new_path);
-        await store.rename(a.path, b.path, actor);
+        await renamePath(store, a.path, b.path, actor);
         return `Successfully renamed ${a.path} to ${b.path}`;
       }
     }

@@ -4,9 +4,36 @@
 // Paths are always the model's view: `/memories` or `/memories/<segment>/...` (canonical, see paths.ts).
 // Host paths never leave this folder except `Memory.root`/`Memory.journalDir`, which are for same-process
 // code (search indexing, export) and must never be shown to the model or the user.
-import type { JournalEntry, MemoryEntry } from '../shared/channels/memory.js';
+//
+// The memory layer owns these types; the contract (shared/channels) maps them to its wire schemas, so the
+// storage layer never depends on the wire format.
 
-export type { JournalEntry, MemoryEntry };
+/** One file or folder of list(). Times are ISO 8601. */
+export interface MemoryEntry {
+  path: string;
+  kind: 'file' | 'dir';
+  size: number;
+  modifiedAt: string;
+  lastReadAt: string | null;
+  stale: boolean;
+}
+
+/** One change in the journal, as the panel and export see it. Hashes are sha256 hex (null: no file). */
+export interface JournalEntry {
+  id: string;
+  at: string;
+  actor: ActorKind;
+  command: string;
+  path: string;
+  newPath?: string;
+  beforeHash: string | null;
+  afterHash: string | null;
+  conversationId?: string;
+  conversationTitle?: string;
+  toolUseId?: string;
+  messageId?: string;
+  revertible: boolean;
+}
 
 /** Who made a change. The agent's changes carry the ids needed to show provenance in the panel. */
 export type Actor =
@@ -125,7 +152,10 @@ export interface Memory {
   readonly root: string;
   /** Host path of the journal folder (export "with journal"). Never show it. */
   readonly journalDir: string;
-  readonly limits: MemoryLimits;
+  /** The limits in force; change them with setLimits. */
+  readonly limits: Readonly<MemoryLimits>;
+  /** Change limits while running (settings); they apply from the next change on. */
+  setLimits(limits: Partial<MemoryLimits>): void;
   readonly tool: MemoryTool;
 
   /** Every file and folder (not the root), sorted by path; links are left out. */

@@ -5,11 +5,10 @@
 // if watching is not possible, a slow poll of the whole tree replaces it.
 import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import { catchUp } from './catch-up.js';
 import { TEMP_PREFIX, readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
-import type { MemoryStore } from './memory.js';
+import { eventOf, type Kernel } from './kernel.js';
 import { joinModel } from './paths.js';
 import { diskName, scanPath, type Node } from './tree.js';
 
@@ -26,7 +25,7 @@ export class Watcher {
   private stopped = false;
 
   constructor(
-    private readonly store: MemoryStore,
+    private readonly store: Kernel,
     private readonly debounceMs: number,
   ) {}
 
@@ -132,7 +131,7 @@ export class Watcher {
   private async reconcile(rels: string[]): Promise<void> {
     const store = this.store;
     await store.lock.run(async (fresh) => {
-      if (fresh) await catchUp(store);
+      if (fresh) await store.catchUp();
       // Events name paths by their disk names; a name that is not its own key (decomposed, not UTF-8)
       // is rescanned from its folder, which learns the mapping from the disk.
       const tops = rels.includes('')
@@ -154,7 +153,7 @@ export class Watcher {
       this.syncFolderWatches();
       if (records.length === 0) return;
       await store.wal.append(records, blobs);
-      for (const r of records) store.emitRecord(r);
+      for (const r of records) store.emit(eventOf(r));
     });
   }
 

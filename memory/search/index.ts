@@ -2,7 +2,13 @@
 import type { Memory } from '../types.js';
 import { MemorySearch, type SearchOptions } from './search-index.js';
 
-export { MemorySearch, type SearchHit, type SearchOptions, type SearchResult } from './search-index.js';
+export {
+  MemorySearch,
+  type SearchHit,
+  type SearchOptions,
+  type SearchResult,
+  type SearchSource,
+} from './search-index.js';
 export { fold, findInText, SNIPPET_CHARS, type LineHit } from './match.js';
 export {
   createMemorySearchTool,
@@ -23,12 +29,12 @@ export interface AttachedSearch {
   detach(): void;
 }
 
-/** An index over `memory.root` that follows every change the memory reports. */
+/** An index over the memory's files that follows every change the memory reports. */
 export function createMemorySearch(
-  memory: Pick<Memory, 'root' | 'onChange'>,
-  options: Omit<SearchOptions, 'root'> = {},
+  memory: Pick<Memory, 'list' | 'read' | 'onChange'>,
+  options: Omit<SearchOptions, 'source'> = {},
 ): AttachedSearch {
-  const search = new MemorySearch({ ...options, root: memory.root });
+  const search = new MemorySearch({ ...options, source: memory });
   const detach = memory.onChange((event) => {
     search.invalidate(event.path);
     if (event.newPath) search.invalidate(event.newPath);

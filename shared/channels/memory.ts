@@ -2,6 +2,7 @@
 // Export and import go through the host: a save/open dialog in Electron, a download/upload in the browser,
 // so the renderer never names a host path (security.md).
 import { z } from 'zod';
+import type * as memory from '../../memory/types.js';
 import { id, isoTime, memoryPath, ok, version } from './common.js';
 
 export const memoryEntry = z.object({
@@ -30,6 +31,14 @@ export const journalEntry = z.object({
   revertible: z.boolean(),
 });
 export type JournalEntry = z.infer<typeof journalEntry>;
+
+// The contract maps the memory layer's own types: each must fit its wire schema and back (a compile
+// error here means the two drifted).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const memoryTypesMatch: [
+  Same<MemoryEntry, memory.MemoryEntry>,
+  Same<JournalEntry, memory.JournalEntry>,
+] = [true, true];
 
 /**
  * One fact of a Markdown file (memory/facts.ts): a list item (nested items are facts of their own, and

@@ -1,6 +1,7 @@
 // Settings: an allow-list of keys with ranges. The renderer never sees the API key, only whether one is
 // set and where it comes from; the base URL is not renderer-settable (security.md).
 import { z } from 'zod';
+import { defaultLimits } from '../../memory/types.js';
 import { ok } from './common.js';
 
 export const settingsSchema = z.object({
@@ -37,9 +38,10 @@ export const defaultSettings: Settings = {
   compactTrigger: 150_000,
   maxTurns: 25,
   backfillBudgetTokens: 4_000,
-  memoryFileCapBytes: 100 * 1024,
-  memoryQuotaBytes: 10 * 1024 * 1024,
-  staleAfterDays: 90,
+  // Written once, in memory/types.ts.
+  memoryFileCapBytes: defaultLimits.fileCapBytes,
+  memoryQuotaBytes: defaultLimits.quotaBytes,
+  staleAfterDays: defaultLimits.staleAfterDays,
   stallTimeoutMs: 60_000,
 };
 

@@ -13,7 +13,7 @@ export function createSettingsHandlers(ctx: CoreContext): Domain {
   const changed = (): SettingsView => {
     const current = view();
     // Memory limits apply at once, without a restart (the store reads them on every write).
-    Object.assign(ctx.memory.limits, memoryLimitsOf(current.settings));
+    ctx.memory.setLimits(memoryLimitsOf(current.settings));
     ctx.events.emit('settings.changed', current);
     return current;
   };

@@ -5,10 +5,28 @@ import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/me
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { buildGrams, mayContain, queryGrams } from '../../../memory/search/grams.js';
-import { createMemorySearchTool, fold, MemorySearch, SNIPPET_CHARS } from '../../../memory/search/index.js';
+import { createMemory, type Memory } from '../../../memory/index.js';
+import {
+  createMemorySearchTool,
+  fold,
+  MemorySearch,
+  SNIPPET_CHARS,
+  type SearchOptions,
+} from '../../../memory/search/index.js';
 
 let dir: string;
 let root: string;
+let opened: Memory[] = [];
+
+/** An index over a memory opened on the test's data folder now (search reads through its API only). */
+async function searchOver(
+  options: Omit<SearchOptions, 'source'> = {},
+  memoryOptions: { watch?: boolean } = {},
+): Promise<MemorySearch> {
+  const memory = await createMemory({ dataDir: dir, watch: false, watchDebounceMs: 10, ...memoryOptions });
+  opened.push(memory);
+  return new MemorySearch({ ...options, source: memory });
+}
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mnemo-search-'));
@@ -22,12 +40,14 @@ beforeEach(async () => {
   await writeFile(path.join(root, 'notes.md'), 'nothing here\n');
 });
 afterEach(async () => {
+  for (const m of opened) await m.close();
+  opened = [];
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('MemorySearch', () => {
   test('finds matching lines case-insensitively with line numbers, snippets and ranges, in path order', async () => {
-    const search = new MemorySearch({ root });
+    const search = await searchOver();
     const result = await search.search('tea', 50);
     expect(result.hits).toEqual([
       { path: '/memories/people/anna.md', line: 2, snippet: 'She likes Tea.', ranges: [[10, 13]] },
@@ -50,7 +70,7 @@ describe('MemorySearch', () => {
 
   test('a phrase matches literally, regex characters included', async () => {
     await writeFile(path.join(root, 'regex.md'), 'price is $5.00 (approx.)\nprice is 5500\n');
-    const search = new MemorySearch({ root });
+    const search = await searchOver();
     const result = await search.search('$5.00 (APPROX', 10);
     expect(result.hits.map((h) => [h.path, h.line, h.ranges])).toEqual([
       ['/memories/regex.md', 1, [[9, 22]]],
@@ -61,12 +81,12 @@ describe('MemorySearch', () => {
   test('limit caps the hits and reports truncation with the total', async () => {
     const many = Array.from({ length: 30 }, (_, i) => `line ${i} mentions cats`).join('\n');
     await writeFile(path.join(root, 'cats.md'), many);
-    const search = new MemorySearch({ root });
+    const search = await searchOver();
     const result = await search.search('cats', 5);
     expect(result.hits.map((h) => h.line)).toEqual([1, 2, 3, 4, 5]);
     expect(result.truncated).toBe(true);
     expect(result.total).toBe(30);
-    const capped = await new MemorySearch({ root, countCap: 10 }).search('cats', 5);
+    const capped = await (await searchOver({ countCap: 10 })).search('cats', 5);
     expect(capped.countCapped).toBe(true);
     expect(capped.total).toBe(10);
   });
@@ -75,7 +95,7 @@ describe('MemorySearch', () => {
     await writeFile(path.join(root, 'a-cats.md'), 'cats\nno\ncats and cats\n');
     await writeFile(path.join(root, 'b-cats.md'), 'x\ncats\n');
     await writeFile(path.join(root, 'c-cats.md'), 'CATS\ncats\ncats\n');
-    const result = await new MemorySearch({ root }).search('cats', 3);
+    const result = await (await searchOver()).search('cats', 3);
     expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual([
       '/memories/a-cats.md:1',
       '/memories/a-cats.md:3',
@@ -101,7 +121,7 @@ describe('MemorySearch', () => {
   test('a long line becomes a window around the first match with shifted ranges', async () => {
     const line = 'x'.repeat(1000) + 'NEEDLE' + 'y'.repeat(1000);
     await writeFile(path.join(root, 'long.md'), line);
-    const [hit] = (await new MemorySearch({ root }).search('needle', 1)).hits;
+    const [hit] = (await (await searchOver()).search('needle', 1)).hits;
     expect(hit?.snippet.length).toBeLessThanOrEqual(SNIPPET_CHARS + 2);
     const [start, end] = hit?.ranges[0] ?? [0, 0];
     expect(hit?.snippet.slice(start, end)).toBe('NEEDLE');
@@ -112,7 +132,7 @@ describe('MemorySearch', () => {
   test('ranges stay right when lower-casing would change the length', async () => {
     expect(fold('İstanbul').length).toBe('İstanbul'.length);
     await writeFile(path.join(root, 'trip.md'), 'İİ visit İstanbul in May\n');
-    const [hit] = (await new MemorySearch({ root }).search('MAY', 5)).hits;
+    const [hit] = (await (await searchOver()).search('MAY', 5)).hits;
     const [s, e] = hit?.ranges[0] ?? [0, 0];
     expect(hit?.snippet.slice(s, e)).toBe('May');
   });
@@ -126,14 +146,14 @@ describe('MemorySearch', () => {
     await writeFile(path.join(root, '.tmp-write-123'), 'classified tea\n');
     await writeFile(path.join(root, 'binary.md'), Buffer.from([0x63, 0x6c, 0x61, 0xff, 0xfe, 0x00]));
     await writeFile(path.join(root, 'big.md'), 'classified\n'.repeat(200));
-    const search = new MemorySearch({ root, maxFileBytes: 1000 });
+    const search = await searchOver({ maxFileBytes: 1000 });
     const result = await search.search('classified', 50);
     expect(result.hits).toEqual([]);
     expect(result.filesSearched).toBe(3);
   });
 
   test('an invalidated path is re-read before the next query; a removed folder leaves the index', async () => {
-    const search = new MemorySearch({ root, rescanIntervalMs: 3_600_000 });
+    const search = await searchOver({ rescanIntervalMs: 3_600_000 });
     expect((await search.search('peanuts', 10)).hits).toHaveLength(1);
     await writeFile(path.join(root, 'people', 'anna.md'), 'Anna now eats peanuts.\nAnd peanuts again.\n');
     // Without the event the stale copy answers (proves the index is not a re-read per query)...
@@ -146,14 +166,13 @@ describe('MemorySearch', () => {
     await rm(path.join(root, 'people'), { recursive: true });
     search.invalidate('/memories/people');
     expect((await search.search('peanuts', 10)).hits).toEqual([]);
-    await mkdir(path.join(root, 'new', 'deep'), { recursive: true });
-    await writeFile(path.join(root, 'new', 'deep', 'x.md'), 'peanuts\n');
+    await opened[0]!.write('/memories/new/deep/x.md', 'peanuts\n', null);
     search.invalidate('/memories/new');
     expect((await search.search('peanuts', 10)).hits.map((h) => h.path)).toEqual(['/memories/new/deep/x.md']);
   });
 
   test('close stops a build in progress before it reads the files', async () => {
-    const search = new MemorySearch({ root });
+    const search = await searchOver();
     const building = search.warm();
     search.close();
     await building;
@@ -161,19 +180,23 @@ describe('MemorySearch', () => {
   });
 
   test('the rescan notices files changed behind its back', async () => {
-    const search = new MemorySearch({ root, rescanIntervalMs: 0 });
+    // Another program edits the folder; the memory's watcher notices, and the rescan reads what it lists.
+    const search = await searchOver({ rescanIntervalMs: 0 }, { watch: true });
     expect((await search.search('zebra', 10)).hits).toEqual([]);
     await writeFile(path.join(root, 'zoo.md'), 'a zebra\n');
     await unlink(path.join(root, 'notes.md'));
-    const result = await search.search('zebra', 10);
-    expect(result.hits.map((h) => h.path)).toEqual(['/memories/zoo.md']);
-    expect(result.filesSearched).toBe(3);
+    await expect
+      .poll(async () => {
+        const result = await search.search('zebra', 10);
+        return [result.hits.map((h) => h.path), result.filesSearched];
+      })
+      .toEqual([['/memories/zoo.md'], 3]);
   });
 });
 
 describe('memory_search tool', () => {
   test('returns matching lines as /memories/path:line: text', async () => {
-    const tool = createMemorySearchTool(new MemorySearch({ root }));
+    const tool = createMemorySearchTool(await searchOver());
     const result = await tool.execute({ query: 'TEA' });
     expect(result).toEqual({
       isError: false,
@@ -186,14 +209,14 @@ describe('memory_search tool', () => {
   });
 
   test('says when results were cut and how to narrow them', async () => {
-    const tool = createMemorySearchTool(new MemorySearch({ root }));
+    const tool = createMemorySearchTool(await searchOver());
     const result = await tool.execute({ query: 'tea', limit: 2 });
     expect(result.content.split('\n')).toEqual([
       '/memories/people/anna.md:2: She likes Tea.',
       '/memories/preferences.md:3: - Likes green TEA',
       '(2 of 3 matching lines shown. Use a more specific query, or a higher limit (up to 200).)',
     ]);
-    const tiny = createMemorySearchTool(new MemorySearch({ root }), { maxChars: 60 });
+    const tiny = createMemorySearchTool(await searchOver(), { maxChars: 60 });
     const cut = await tiny.execute({ query: 'tea', limit: 10 });
     expect(cut.content.split('\n')).toEqual([
       '/memories/people/anna.md:2: She likes Tea.',
@@ -202,7 +225,7 @@ describe('memory_search tool', () => {
   });
 
   test('no match is a plain answer, not an error', async () => {
-    const tool = createMemorySearchTool(new MemorySearch({ root }));
+    const tool = createMemorySearchTool(await searchOver());
     expect(await tool.execute({ query: 'giraffe' })).toEqual({
       isError: false,
       content: 'No lines in /memories contain "giraffe" (3 files searched).',
@@ -220,7 +243,7 @@ describe('memory_search tool', () => {
     ['tea', 'Expected {"query"'],
     [{ query: 'x'.repeat(501) }, 'longer than 500'],
   ])('malformed input %j is an is_error result mentioning %s', async (input, fragment) => {
-    const tool = createMemorySearchTool(new MemorySearch({ root }));
+    const tool = createMemorySearchTool(await searchOver());
     const result = await tool.execute(input);
     expect(result.isError).toBe(true);
     expect(result.content).toContain('Invalid memory_search input');
@@ -228,8 +251,8 @@ describe('memory_search tool', () => {
     expect(result.content).not.toContain(dir);
   });
 
-  test('the definition is a JSON schema the API accepts', () => {
-    const tool = createMemorySearchTool(new MemorySearch({ root }));
+  test('the definition is a JSON schema the API accepts', async () => {
+    const tool = createMemorySearchTool(await searchOver());
     expect(tool.definition.name).toBe('memory_search');
     expect(tool.definition.input_schema.required).toEqual(['query']);
     expect(JSON.parse(JSON.stringify(tool.definition))).toEqual(tool.definition);
@@ -242,7 +265,7 @@ describe('memory_search tool', () => {
 describe('names written in NFD on disk', () => {
   test('hits carry the NFC path the memory lists, and a change reaches the index by that path', async () => {
     await writeFile(path.join(root, 'cafe\u0301.md'), 'espresso\n');
-    const search = new MemorySearch({ root });
+    const search = await searchOver();
     expect((await search.search('espresso', 10)).hits.map((h) => h.path)).toEqual(['/memories/café.md']);
     await writeFile(path.join(root, 'cafe\u0301.md'), 'ristretto\n');
     search.invalidate('/memories/café.md');
@@ -253,7 +276,7 @@ describe('names written in NFD on disk', () => {
   test('of two names equal in NFC, the one in NFC is indexed and the other is not merged into it', async () => {
     await writeFile(path.join(root, 'café.md'), 'composed\n');
     await writeFile(path.join(root, 'cafe\u0301.md'), 'decomposed\n');
-    const search = new MemorySearch({ root });
+    const search = await searchOver();
     expect((await search.search('composed', 10)).hits.map((h) => h.snippet)).toEqual(['composed']);
   });
 });

@@ -1,0 +1,60 @@
+// Every operation takes the kernel's one transaction path: revert removes through the trash like delete,
+// revert and restore prune the journal like every other change, and limits change through a method.
+import { readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory } from '../../../memory/index.js';
+import { agent, sandbox, type Sandbox } from './helpers.js';
+
+let s: Sandbox | undefined;
+afterEach(async () => {
+  await s?.cleanup();
+  s = undefined;
+});
+const journalBytes = async (sb: Sandbox) =>
+  (await readFile(path.join(sb.dataDir, 'memory-journal', 'journal.jsonl'))).length;
+
+describe('one transaction path', () => {
+  it('a revert that removes a file takes it out through the trash, as delete does', async () => {
+    s = await sandbox();
+    const { journalId } = await s.memory.create('/memories/a.md', 'made by mistake\n');
+    await s.memory.revert(journalId);
+    expect(await readdir(path.join(s.dataDir, 'memories'))).toEqual([]);
+    expect(await readdir(path.join(s.dataDir, 'memory-journal', 'trash'))).toHaveLength(1);
+    await s.memory.close();
+    expect(await readdir(path.join(s.dataDir, 'memory-journal', 'trash'))).toEqual([]);
+  });
+
+  it('a revert alone keeps the journal under its cap', async () => {
+    s = await sandbox();
+    const line = (c: string) => c.repeat(1000) + '\n' + 'filler\n'.repeat(8);
+    const edits: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const p = `/memories/f${i}.md`;
+      await s.memory.write(p, line('a') + line('b') + line(String(i)), 'any');
+      edits.push((await s.memory.write(p, line('a') + line('B') + line(String(i)), 'any')).journalId);
+      await s.memory.write(p, line('A') + line('B') + line(String(i)), 'any');
+    }
+    // Reopened with a cap just above the journal's size: three reverts take it past the cap.
+    const cap = (await journalBytes(s)) + 4000;
+    await s.memory.close();
+    s.memory = await createMemory({ dataDir: s.dataDir, watch: false, limits: { journalCapBytes: cap } });
+    // Each revert takes back the middle line only: a merged text the journal has never held.
+    for (const id of edits) await s.memory.revert(id);
+    expect((await s.memory.read('/memories/f2.md')).content).toBe(line('A') + line('b') + line('2'));
+    expect(await journalBytes(s)).toBeLessThanOrEqual(cap);
+  });
+
+  it('limits change through setLimits and apply to the next change', async () => {
+    s = await sandbox();
+    await s.memory.create('/memories/a.md', 'x'.repeat(2000) + ' end');
+    s.memory.setLimits({ fileCapBytes: 1000 });
+    expect(s.memory.limits.fileCapBytes).toBe(1000);
+    const r = await s.memory.tool.execute(
+      { command: 'str_replace', path: '/memories/a.md', old_str: ' end', new_str: ' the end' },
+      agent,
+    );
+    expect(r.isError).toBe(true);
+    expect(r.content).toContain('1000-byte limit');
+  });
+});
