@@ -141,16 +141,18 @@ export class Kernel {
       if (mode === 'append') await this.maybePrune();
       return change.result;
     };
-    const guarded = (): Promise<T> =>
-      body().catch((err: unknown) => Promise.reject(toMemoryError(err, plan.errorPath)));
-    if (options.locked) return guarded();
+    const mapped = (err: unknown): Promise<T> => Promise.reject(toMemoryError(err, plan.errorPath));
+    if (options.locked) return body().catch(mapped);
     if (this.closed) return Promise.reject(new MemoryError('closed', 'The memory store is closed.'));
-    return this.queue.run(plan.paths, () =>
-      this.lock.run(async (fresh) => {
-        if (fresh) await this.catchUp();
-        return guarded();
-      }),
-    );
+    // Taking the lock and catching up fail like the change itself (a full disk refuses the lock's folder).
+    return this.queue
+      .run(plan.paths, () =>
+        this.lock.run(async (fresh) => {
+          if (fresh) await this.catchUp();
+          return body();
+        }),
+      )
+      .catch(mapped);
   }
 
   /**
