@@ -13,6 +13,7 @@ import type { EventPayload, Handlers, ResOut } from '../../../shared/contract.js
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 import { forgetEverywhere } from '../forget.js';
+import { spaceExportName } from '../spaces/export-name.js';
 
 type Domain = Pick<
   Handlers,
@@ -165,7 +166,7 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.export': guard(async ({ includeJournal }) => {
       const archive = await exportMemory(memory, { includeJournal });
       const saved = await ctx.host.saveFile({
-        defaultName: archive.fileName,
+        defaultName: spaceExportName(archive.fileName, ctx.space),
         mime: 'application/zip',
         data: archive.data,
       });
