@@ -167,6 +167,7 @@ export class SpaceRegistry {
       await fsp.mkdir(trash, { recursive: true, mode: 0o700 });
       const deletedAt = Date.now();
       await moveFolder(path.join(this.spacesDir, id), path.join(trash, `${deletedAt}-${id}`));
+      spaceCrashPoint('space-delete-after-rename');
       return { ...space, deletedAt: new Date(deletedAt).toISOString() };
     });
   }
@@ -244,7 +245,6 @@ export class SpaceRegistry {
       if (!space)
         throw new ContractError('not_found', 'That space does not exist (it may have been deleted).');
       const next = change(space, all);
-      if (id !== PERSONAL_ID) await removeTemps(spaceDir(this.dataDir, id));
       await replaceFile(path.join(spaceDir(this.dataDir, id), SPACE_FILE), json(next));
       return next;
     });
@@ -261,8 +261,11 @@ export class SpaceRegistry {
     return (async () => {
       await lock.clearDeadOwner();
       return lock.run(async () => {
+        // What a crash left: half-made spaces, and space.json replacements never renamed into place.
+        const names = await fsp.readdir(this.spacesDir).catch(() => [] as string[]);
         await removeTemps(this.spacesDir);
         await removeTemps(this.dataDir, `${TEMP_PREFIX}${SPACE_FILE}`);
+        for (const id of names.filter(isSpaceId)) await removeTemps(path.join(this.spacesDir, id));
         return task();
       });
     })();

@@ -3,6 +3,7 @@
 // next emptying finishes it.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { spaceCrashPoint } from './durable.js';
 import { SPACE_FILE, spaceFileSchema, toSpace, type Space } from './model.js';
 
 export const TRASH_FOLDER = '.trash';
@@ -47,6 +48,7 @@ export async function emptyTrash(trashDir: string, before: number): Promise<numb
     } else if (match && Number(match[1]) < before) {
       const gone = path.join(trashDir, `${GONE}${name}`);
       await fsp.rename(path.join(trashDir, name), gone);
+      spaceCrashPoint('space-trash-after-rename');
       await fsp.rm(gone, { recursive: true, force: true });
       removed++;
     }
