@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
+import { gate, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import type { HostServices } from '../../../electron/core/host.js';
 import { createCore } from '../../../electron/core/create-core.js';
 import { PERSONAL_ID, SpaceRegistry } from '../../../electron/core/spaces/index.js';
@@ -190,5 +190,60 @@ describe('spaces in the backend', () => {
     await h.core.spaces.restore(space.id);
     const back = await h.core.spaces.open(space.id);
     expect((await back.ctx.memory.read('/memories/keep.md')).content).toBe('keep me');
+  });
+
+  it("no handler of one space reaches another's conversations, runs or memory", async () => {
+    h = await startHarness();
+    const { space } = await h.core.spaces.ensure('Work');
+    const work = await h.core.spaces.open(space.id);
+    const followed = follow(work);
+    const paused = gate({ afterEvents: 4, reply: text('a slow answer from work') });
+    h.fake.enqueue(paused);
+    const res = await work.handlers['chat.send']({ text: 'hi', memory: true }, call);
+    await paused.reached;
+    // From Personal, the running Work run and its conversation do not exist.
+    expect(await h.core.handlers['chat.abort']({ runId: res.runId }, call)).toEqual({ aborted: false });
+    await expect(
+      h.core.handlers['chat.attach'](
+        { runId: res.runId, conversationId: res.conversationId, afterSeq: 0 },
+        call,
+      ),
+    ).resolves.toMatchObject({ run: null, events: [] });
+    expect(work.ctx.runs.running()).toEqual([res.runId]);
+    paused.release();
+    expect(ofType(await followed.finished(res.runId), 'run.finished')[0]!.status).toBe('done');
+    for (const channel of ['conversations.get', 'conversations.export'] as const) {
+      await expect(h.core.handlers[channel]({ id: res.conversationId }, call)).rejects.toThrow(
+        /does not exist/,
+      );
+    }
+    await expect(
+      h.core.handlers['conversations.rename']({ id: res.conversationId, title: 'x' }, call),
+    ).rejects.toThrow(/does not exist/);
+    await expect(h.core.handlers['conversations.delete']({ id: res.conversationId }, call)).rejects.toThrow(
+      /does not exist/,
+    );
+    await work.ctx.memory.create('/memories/w.md', 'work only', USER);
+    await expect(h.core.handlers['memory.read']({ path: '/memories/w.md' }, call)).rejects.toThrow(
+      /does not exist/,
+    );
+    expect((await h.core.handlers['memory.search']({ query: 'work only', limit: 20 }, call)).hits).toEqual(
+      [],
+    );
+    expect((await work.handlers['conversations.get']({ id: res.conversationId }, call)).conversation.id).toBe(
+      res.conversationId,
+    );
+  });
+
+  it('memory limits are global: a change through Personal applies to every open space', async () => {
+    h = await startHarness();
+    const { space } = await h.core.spaces.ensure('Work');
+    const work = await h.core.spaces.open(space.id);
+    await h.core.handlers['settings.set']({ patch: { memoryFileCapBytes: 2048 } }, call);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(work.ctx.memory.limits.fileCapBytes).toBe(2048);
+    await expect(work.ctx.memory.create('/memories/big.md', 'x'.repeat(4096), USER)).rejects.toThrow(
+      /2048-byte limit/,
+    );
   });
 });
