@@ -117,12 +117,27 @@ export async function runSpaceCommand(
   }
 }
 
-/** The space a chat runs in: Personal without --space, else the one named, created on first use. */
-export async function chatSpace(core: Core, name: string | undefined, out: Print): Promise<OpenSpace> {
+/**
+ * The space a chat runs in: Personal without --space, else the one named, created on first use. A name
+ * that cannot be a space's is bad usage: the message is printed and the result is null (exit 2).
+ */
+export async function chatSpace(
+  core: Core,
+  name: string | undefined,
+  out: Print,
+  err: Print,
+): Promise<OpenSpace | null> {
   if (name === undefined) return core.spaces.open('personal');
-  const { space, created } = await core.spaces.ensure(name);
-  if (created) out(`Created space ${space.name}`);
-  return core.spaces.open(space.id);
+  let found;
+  try {
+    found = await core.spaces.ensure(name);
+  } catch (error) {
+    if (!(error instanceof ContractError && error.code === 'invalid_request')) throw error;
+    err(`--space: ${error.message}`);
+    return null;
+  }
+  if (found.created) out(`Created space ${found.space.name}`);
+  return core.spaces.open(found.space.id);
 }
 
 const TRASH_DAYS = Math.round(TRASH_KEEP_MS / 86_400_000);

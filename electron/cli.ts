@@ -164,7 +164,8 @@ async function main(): Promise<number> {
       );
       return 3;
     }
-    const space = await chatSpace(core, args.space, out);
+    const space = await chatSpace(core, args.space, out, err);
+    if (!space) return 2;
     const agent = getAgent(space.ctx);
     agent.configure(args.overrides);
     await agent.store.init();

@@ -173,6 +173,12 @@ describe('the CLI in spaces', () => {
     expect((await run(['--spaces', 'hello'])).code).toBe(2);
     expect((await run(['--yes', 'hello'])).code).toBe(2);
     expect((await run(['--space', ' ', 'hello'])).code).toBe(2);
+    const bad = await run(['--space', 'a\u202eb', 'hello']);
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--space: A space name cannot hold/),
+    });
+    expect(bad.stderr).not.toContain('\u202e'); // printed visibly escaped, never raw
     const help = await run(['--help']);
     expect(help.stdout).toMatch(
       /--space NAME[\s\S]*--spaces[\s\S]*--rename-space OLD NEW[\s\S]*--delete-space NAME/,
