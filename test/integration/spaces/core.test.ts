@@ -129,12 +129,17 @@ describe('spaces in the backend', () => {
     expect(client.ctx.settings.get().memoryWriteMode).toBe('ask');
   });
 
-  it('exports a space to a zip named after it; Personal keeps its file name', async () => {
+  it('exports a space to a zip named after it (Personal keeps its name) and imports into the space named', async () => {
     const saved: string[] = [];
+    const zips: Uint8Array[] = [];
     const host: HostServices = {
       kind: 'test',
-      saveFile: async ({ defaultName }) => (saved.push(defaultName), { saved: true, fileName: defaultName }),
-      pickImport: async () => null,
+      saveFile: async ({ defaultName, data }) => {
+        saved.push(defaultName);
+        zips.push(data);
+        return { saved: true, fileName: defaultName };
+      },
+      pickImport: async () => ({ kind: 'zip', name: 'acme.zip', data: zips[0]! }),
       openExternal: async () => false,
       openFolder: async () => false,
     };
@@ -153,6 +158,24 @@ describe('spaces in the backend', () => {
       await core.spaces.rename(PERSONAL_ID, 'Home');
       await core.handlers['memory.export']({ includeJournal: false }, call);
       expect(saved[2]).toMatch(/^mnemo-memory-home-\d{4}-\d{2}-\d{2}\.zip$/);
+      // Acme's export imported into Beta: lands in Beta only; Beta's import token means nothing elsewhere.
+      const beta = await core.spaces.open((await core.spaces.ensure('Beta')).space.id);
+      const { preview } = await beta.handlers['memory.importPreview']({}, call);
+      expect(preview).toMatchObject({ added: ['/memories/a.md'] });
+      await expect(
+        core.handlers['memory.importApply']({ token: preview!.token, overwriteConflicts: false }, call),
+      ).rejects.toThrow();
+      await expect(
+        acme.handlers['memory.importApply']({ token: preview!.token, overwriteConflicts: false }, call),
+      ).rejects.toThrow();
+      expect(
+        await beta.handlers['memory.importApply']({ token: preview!.token, overwriteConflicts: false }, call),
+      ).toMatchObject({
+        added: 1,
+      });
+      expect((await beta.ctx.memory.read('/memories/a.md')).content).toBe('a');
+      expect((await core.ctx.memory.list()).filter((e) => e.kind === 'file')).toEqual([]);
+      expect(existsSync(path.join(dataDir, 'memories', 'a.md'))).toBe(false);
     } finally {
       await core.close();
       await rm(dataDir, { recursive: true, force: true });
