@@ -269,4 +269,32 @@ describe('spaces in the backend', () => {
       /2048-byte limit/,
     );
   });
+
+  it('forgetting a file in one space rewrites nothing of another space that quoted the same text', async () => {
+    h = await startHarness();
+    const LINE = 'The launch codename is Bluebird and it ships in March.';
+    h.fake.enqueue(text(`Noted: ${LINE}`));
+    const personal = await send(h, `Remember: ${LINE}`);
+    await h.core.close(); // Personal's conversation only on disk, as a file the forget could reach
+    await h.restart();
+    const personalFile = path.join(h.dataDir, 'conversations', `${personal.res.conversationId}.jsonl`);
+    const before = readFileSync(personalFile, 'utf8');
+    expect(before).toContain(LINE);
+    const { space } = await h.core.spaces.ensure('Work');
+    const work = await h.core.spaces.open(space.id);
+    const followed = follow(work);
+    await work.ctx.memory.create('/memories/launch.md', `${LINE}\n`, USER);
+    h.fake.enqueue(text(`In Work too: ${LINE}`));
+    const inWork = await sendIn(work, followed, 'What is the codename?');
+    await work.handlers['memory.forget']({ path: '/memories/launch.md' }, call);
+    const workFile = path.join(
+      h.dataDir,
+      'spaces',
+      space.id,
+      'conversations',
+      `${inWork.res.conversationId}.jsonl`,
+    );
+    expect(readFileSync(workFile, 'utf8')).not.toContain(LINE);
+    expect(readFileSync(personalFile, 'utf8')).toBe(before);
+  });
 });
