@@ -97,6 +97,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   };
   const handlers = createHandlers(ctx);
   const spaces = new Spaces(registry, { id: PERSONAL_ID, ctx, handlers, bus }, globalSettings);
+  void spaces.emptyTrashSoon();
   // Before any conversation is read or continued: a forget a crash cut short is finished first.
   try {
     await finishPendingForgets(ctx);

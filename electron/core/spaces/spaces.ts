@@ -12,6 +12,9 @@ import { openSpace, type OpenedSpace, type OpenSpace } from './open-space.js';
 import type { SpaceRegistry } from './registry.js';
 import type { TrashedSpace } from './trash.js';
 
+/** How long after start the trash is looked at. */
+const TRASH_DELAY_MS = 60_000;
+
 export type SpaceEventListener = <E extends EventName>(
   spaceId: string,
   name: E,
@@ -22,6 +25,8 @@ export class Spaces {
   private readonly opened = new Map<string, Promise<OpenedSpace>>();
   private readonly listeners = new Set<SpaceEventListener>();
   private closed = false;
+  private trashTimer: NodeJS.Timeout | undefined;
+  private emptying: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly registry: SpaceRegistry,
@@ -124,6 +129,26 @@ export class Spaces {
     return trashed;
   }
 
+  /**
+   * Erases, `delayMs` from now, the spaces deleted longer ago than the trash keeps them. Not at start (the
+   * app reads nothing but the list then); the timer never keeps the process alive, and close waits for it.
+   */
+  emptyTrashSoon(delayMs = TRASH_DELAY_MS): Promise<number> {
+    if (this.closed) return Promise.resolve(0);
+    clearTimeout(this.trashTimer);
+    return new Promise((resolve) => {
+      this.trashTimer = setTimeout(() => {
+        const done = this.registry.emptyTrash().catch((error: unknown) => {
+          this.root.ctx.log.warn('space trash not emptied', { error });
+          return 0;
+        });
+        this.emptying = done;
+        void done.then(resolve);
+      }, delayMs);
+      this.trashTimer.unref();
+    });
+  }
+
   trashed(): Promise<TrashedSpace[]> {
     return this.registry.trashed();
   }
@@ -141,6 +166,8 @@ export class Spaces {
   /** Closes every space opened here (not Personal: createCore closes its own). */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.trashTimer);
+    await this.emptying;
     const opened = [...this.opened.values()];
     this.opened.clear();
     await Promise.all(

@@ -1,12 +1,12 @@
 // A backend with several spaces: each chat, memory, backfill, search, temporary conversation, write mode
 // and export stays in its own space; Personal behaves as before; spaces are opened only when used.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gate, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import type { HostServices } from '../../../electron/core/host.js';
 import { createCore } from '../../../electron/core/create-core.js';
-import { PERSONAL_ID, SpaceRegistry } from '../../../electron/core/spaces/index.js';
+import { PERSONAL_ID, SpaceRegistry, TRASH_KEEP_MS } from '../../../electron/core/spaces/index.js';
 import { type Harness, call, send, startHarness } from '../agent/harness.js';
 import { follow, ofType, sendIn } from './support.js';
 
@@ -296,5 +296,21 @@ describe('spaces in the backend', () => {
     );
     expect(readFileSync(workFile, 'utf8')).not.toContain(LINE);
     expect(readFileSync(personalFile, 'utf8')).toBe(before);
+  });
+
+  it('erases deleted spaces once the trash has kept them 30 days, and keeps the recent ones', async () => {
+    h = await startHarness();
+    const old = await h.core.spaces.create({ name: 'Old' });
+    const recent = await h.core.spaces.create({ name: 'Recent' });
+    await h.core.spaces.delete(old.id);
+    await h.core.spaces.delete(recent.id);
+    const trash = path.join(h.dataDir, 'spaces', '.trash');
+    const entry = readdirSync(trash).find((n) => n.endsWith(old.id))!;
+    const aged = path.join(trash, `${Date.now() - TRASH_KEEP_MS - 1000}-${old.id}`);
+    renameSync(path.join(trash, entry), aged);
+    // The deletes looked at the trash too; whichever pass erased it, it is gone once this one is done.
+    await h.core.spaces.emptyTrashSoon(0);
+    expect(existsSync(aged)).toBe(false);
+    expect((await h.core.spaces.trashed()).map((t) => t.name)).toEqual(['Recent']);
   });
 });
