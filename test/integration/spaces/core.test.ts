@@ -313,4 +313,20 @@ describe('spaces in the backend', () => {
     expect(existsSync(aged)).toBe(false);
     expect((await h.core.spaces.trashed()).map((t) => t.name)).toEqual(['Recent']);
   });
+
+  it("spaces.onEvent hears every space's events, each tagged with its space", async () => {
+    h = await startHarness();
+    const { space } = await h.core.spaces.ensure('Work');
+    const work = await h.core.spaces.open(space.id);
+    const heard: [string, string][] = [];
+    const stop = h.core.spaces.onEvent((spaceId, name) => heard.push([spaceId, name]));
+    await work.ctx.memory.create('/memories/w.md', 'w', USER);
+    await h.core.ctx.memory.create('/memories/p.md', 'p', USER);
+    stop();
+    await work.ctx.memory.create('/memories/later.md', 'l', USER);
+    expect(heard.filter(([, name]) => name === 'memory.changed')).toEqual([
+      [space.id, 'memory.changed'],
+      [PERSONAL_ID, 'memory.changed'],
+    ]);
+  });
 });
