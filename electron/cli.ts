@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run chat -- [--data-dir DIR] [--model M] [--context native|local|off] [--compact-at TOKENS]
-// [--keep-tool-results N] [--max-turns N] [--no-memory] [--continue] "message"`: the headless face. It runs
+// [--keep-tool-results N] [--max-turns N] [--no-memory] [--continue] [--space NAME] "message"`, and the
+// space commands of cli-spaces.ts (--spaces, --rename-space, --delete-space): the headless face. It runs
 // the same backend as the app (createCore) and prints the loop as it happens, then `Final answer:` and the
 // text. Exit codes: 0 done, 1 the run failed, 2 bad usage, 3 no API key, 130 interrupted.
 import { createInterface } from 'node:readline/promises';
@@ -14,6 +15,14 @@ import { createCore } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
 import type { HostServices } from './core/host.js';
 import { visible } from './terminal-text.js';
+import {
+  chatSpace,
+  runSpaceCommand,
+  SPACE_USAGE,
+  spaceCommandOf,
+  spaceOptions,
+  type SpaceCommand,
+} from './cli-spaces.js';
 
 // Named the way the user ran it: through npm (`npm run chat --`) or as the installed `mnemo` command.
 const COMMAND = process.env.npm_lifecycle_event === 'chat' ? 'npm run chat --' : 'mnemo';
@@ -27,7 +36,8 @@ const USAGE = `Usage: ${COMMAND} [options] "message"
   --keep-tool-results N     tool results kept when old ones are cleared
   --max-turns N             requests per run at most
   --no-memory               a temporary conversation: no memory loaded, no memory tools
-  --continue                continue the most recent conversation instead of starting a new one
+  --continue                continue the most recent conversation (of the space) instead of starting a new one
+${SPACE_USAGE}
   -h, --help                this text
 
 Needs ANTHROPIC_API_KEY (or a key saved in the app). ANTHROPIC_BASE_URL points it at another endpoint.`;
@@ -40,6 +50,7 @@ interface CliArgs {
   noMemory: boolean;
   continue: boolean;
   overrides: Partial<Settings>;
+  space: string | undefined;
 }
 
 function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -50,7 +61,7 @@ function int(name: string, value: string | undefined, min: number, max: number):
   return n;
 }
 
-function parse(argv: string[]): CliArgs | 'help' {
+function parse(argv: string[]): CliArgs | (SpaceCommand & { dataDir: string | undefined }) | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -66,6 +77,7 @@ function parse(argv: string[]): CliArgs | 'help' {
         'no-memory': { type: 'boolean' },
         continue: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...spaceOptions,
       },
     });
   } catch (error) {
@@ -73,6 +85,8 @@ function parse(argv: string[]): CliArgs | 'help' {
   }
   const v = parsed.values;
   if (v.help) return 'help';
+  const command = spaceCommandOf(v, parsed.positionals, (m) => new UsageError(m));
+  if (command) return { ...command, dataDir: v['data-dir'] };
   const message = parsed.positionals.join(' ').trim();
   if (!message) throw new UsageError('Give the message to send, e.g. npm run chat -- "Hello".');
   const overrides: Partial<Settings> = {};
@@ -97,6 +111,7 @@ function parse(argv: string[]): CliArgs | 'help' {
     noMemory: v['no-memory'] === true,
     continue: v.continue === true,
     overrides,
+    space: v.space,
   };
 }
 
@@ -114,7 +129,7 @@ const out = (line: string): void => void process.stdout.write(`${visible(line)}\
 const err = (line: string): void => void process.stderr.write(`${visible(line)}\n`);
 
 async function main(): Promise<number> {
-  let args: CliArgs | 'help';
+  let args: ReturnType<typeof parse>;
   try {
     args = parse(process.argv.slice(2));
   } catch (error) {
@@ -127,6 +142,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const core = await createCore({ dataDir: resolveDataDir({ flag: args.dataDir }), host: cliHost });
+  if ('kind' in args) {
+    try {
+      return await runSpaceCommand(core, args, out, err);
+    } finally {
+      await core.close();
+    }
+  }
   try {
     if (!core.ctx.settings.apiKey()) {
       const { problem } = core.ctx.settings.apiKeyStatus();
@@ -136,22 +158,23 @@ async function main(): Promise<number> {
       );
       return 3;
     }
-    const agent = getAgent(core.ctx);
+    const space = await chatSpace(core, args.space, out, err);
+    if (!space) return 2;
+    const agent = getAgent(space.ctx);
     agent.configure(args.overrides);
     await agent.store.init();
     const conversationId = args.continue ? agent.store.list()[0]?.id : undefined;
-    return await chat(core, args, conversationId);
+    return await chat(space, args, conversationId);
   } finally {
     // Closes the agent too: pending conversation appends are flushed before the process exits.
     await core.close();
   }
 }
 
-async function chat(
-  core: Awaited<ReturnType<typeof createCore>>,
-  args: CliArgs,
-  conversationId: string | undefined,
-): Promise<number> {
+/** What a chat needs of the backend: one space's context, handlers and events. */
+type ChatFace = Pick<Awaited<ReturnType<typeof createCore>>, 'ctx' | 'handlers' | 'bus'>;
+
+async function chat(core: ChatFace, args: CliArgs, conversationId: string | undefined): Promise<number> {
   let runId: string | null = null;
   let lastSeq = 0;
   let failed: RunEvent | null = null;
@@ -201,10 +224,7 @@ async function chat(
   return 0;
 }
 
-async function review(
-  core: Awaited<ReturnType<typeof createCore>>,
-  e: Extract<RunEvent, { type: 'review.request' }>,
-): Promise<void> {
+async function review(core: ChatFace, e: Extract<RunEvent, { type: 'review.request' }>): Promise<void> {
   const answer = async (decision: 'approve' | 'reject', reason?: string): Promise<void> => {
     await core.handlers['chat.review'](
       { reviewId: e.reviewId, decision, ...(reason ? { reason } : {}) },

@@ -22,15 +22,26 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** The space a context works in (spaces/): the folder its memory, journal and conversations live in. */
+export interface SpaceScope {
+  id: string;
+  /** Absolute: the data folder itself for Personal, DATA_DIR/spaces/<id> for the others. */
+  dir: string;
+  /** The name now (it can be renamed while open). */
+  name(): string;
+}
+
 export interface CoreContext {
-  /** Absolute; never shown to the model. */
+  /** Absolute; never shown to the model. The data folder (logs, settings, the spaces), whatever the space. */
   dataDir: string;
+  /** The space of this context; absent means Personal (DATA_DIR itself). */
+  space?: SpaceScope;
   events: EventBus;
   runs: RunRegistry;
   host: HostServices;
   settings: SettingsStore;
   log: Logger;
-  /** The memory folder (DATA_DIR/memories): store, tool, journal. */
+  /** The space's memory folder (DATA_DIR/memories for Personal): store, tool, journal. */
   memory: Memory;
   /** Full-text index over the memory folder: the memory.search channel and the `memory_search` tool. */
   memorySearch: MemorySearch;

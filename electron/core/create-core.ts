@@ -18,6 +18,8 @@ import { createFileKeyVault } from './key-vault.js';
 import { createFileLogger, type FileLogger } from './log.js';
 import { RunRegistry } from './runs.js';
 import { createSettingsStore, type ConfLike } from './settings-store.js';
+import { PERSONAL_ID, SpaceRegistry, Spaces } from './spaces/index.js';
+import { spaceSettingsStore } from './spaces/space-settings.js';
 
 export interface CreateCoreOptions {
   /** Absolute data dir (resolve it with data-dir.ts's resolveDataDir). Created 0700 if missing. */
@@ -38,6 +40,11 @@ export interface Core {
   handlers: Handlers;
   bus: FanOutBus;
   log: FileLogger;
+  /**
+   * The spaces of this data folder. `ctx`, `handlers` and `bus` above are Personal's; `spaces.open(id)`
+   * gives another space's context, handlers and bus (opened on first use, closed by `close`).
+   */
+  spaces: Spaces;
   /** Registers work to do on close (flush conversations, stop watchers); run in reverse order. */
   onClose(fn: () => void | Promise<void>): void;
   /** Aborts running runs and flushes what must be saved. Idempotent. */
@@ -55,7 +62,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     secrets: () => [env.ANTHROPIC_API_KEY, keyHolder.stored],
     ...(options.logEcho ? { echo: options.logEcho } : env.MNEMO_DEBUG ? { echo: stderrEcho } : {}),
   });
-  const settings = createSettingsStore({
+  const globalSettings = createSettingsStore({
     dataDir,
     log,
     env,
@@ -66,6 +73,9 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     onStoredKey: (key) => (keyHolder.stored = key),
     ...(options.conf ? { conf: options.conf } : {}),
   });
+  const registry = new SpaceRegistry(dataDir);
+  // Personal's write mode and backfill budget, where it has its own, over the global settings.
+  const settings = spaceSettingsStore(globalSettings, () => registry.getSync(PERSONAL_ID)?.settings ?? {});
   const bus = new FanOutBus();
   const runs = new RunRegistry(bus);
   const memory = await createMemory({ dataDir, limits: memoryLimitsOf(settings.get()) });
@@ -74,6 +84,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   memorySearch.search.warm().catch((error: unknown) => log.warn('memory search index not built', { error }));
   const ctx: CoreContext = {
     dataDir,
+    space: { id: PERSONAL_ID, dir: dataDir, name: () => registry.getSync(PERSONAL_ID)?.name ?? 'Personal' },
     events: bus,
     runs,
     host: options.host,
@@ -85,6 +96,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     version: options.version ?? appVersion(),
   };
   const handlers = createHandlers(ctx);
+  const spaces = new Spaces(registry, { id: PERSONAL_ID, ctx, handlers, bus }, globalSettings);
+  void spaces.emptyTrashSoon();
   // Before any conversation is read or continued: a forget a crash cut short is finished first.
   try {
     await finishPendingForgets(ctx);
@@ -94,7 +107,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   log.info('core started', {
     host: options.host.kind,
     version: ctx.version,
-    keySource: settings.apiKeyStatus().source,
+    keySource: globalSettings.apiKeyStatus().source,
     customBaseUrl: ctx.baseUrl !== undefined,
   });
 
@@ -104,6 +117,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     () => memory.close(),
     () => memorySearch.detach(),
     () => closeAgent(ctx),
+    // First of all: the other spaces' runs abort and their memories close before Personal's.
+    () => spaces.close(),
   ];
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -124,7 +139,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
       log.info('core closed', { abortedRuns: running.length });
     })());
 
-  return { ctx, handlers, bus, log, onClose: (fn) => void closers.push(fn), close };
+  return { ctx, handlers, bus, log, spaces, onClose: (fn) => void closers.push(fn), close };
 }
 
 const RUN_SETTLE_MS = 5_000;

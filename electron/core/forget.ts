@@ -111,4 +111,5 @@ function listing(dir: string): string[] {
   }
 }
 
-const conversationsDir = (ctx: CoreContext): string => path.join(ctx.dataDir, 'conversations');
+const conversationsDir = (ctx: CoreContext): string =>
+  path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');

@@ -65,7 +65,7 @@ export class Agent {
     readonly ctx: CoreContext,
     private readonly options: AgentOptions = {},
   ) {
-    this.store = new ConversationStore(path.join(ctx.dataDir, 'conversations'));
+    this.store = new ConversationStore(path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations'));
     this.memory = options.memory ?? null;
     this.toolboxes = { on: new Toolbox(this.memory, options.search ?? null), off: new Toolbox(null, null) };
     this.notes = this.memory ? new MemoryNotes(this.memory) : null;

@@ -29,7 +29,8 @@ export function createAppHandlers(ctx: CoreContext): Domain {
       return { opened };
     },
     'app.openDataFolder': async ({ which }) => {
-      const folder = which === 'memories' ? path.join(ctx.dataDir, 'memories') : ctx.dataDir;
+      const folder =
+        which === 'memories' ? path.join(ctx.space?.dir ?? ctx.dataDir, 'memories') : ctx.dataDir;
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       return { opened: await ctx.host.openFolder(folder) };
     },

@@ -14,6 +14,7 @@ import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
+import { spaceExportName } from '../spaces/export-name.js';
 
 type Domain = DomainHandlers<'memory'>;
 
@@ -148,7 +149,7 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.export': guard(async ({ includeJournal }) => {
       const archive = await exportMemory(memory, { includeJournal });
       const saved = await ctx.host.saveFile({
-        defaultName: archive.fileName,
+        defaultName: spaceExportName(archive.fileName, ctx.space),
         mime: 'application/zip',
         data: archive.data,
       });

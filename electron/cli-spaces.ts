@@ -1,0 +1,154 @@
+// The terminal's space commands (issue 15): `--space NAME` picks (or on first use creates) the space a chat
+// runs in; `--spaces`, `--rename-space OLD NEW` and `--delete-space NAME [--yes]` change the list. Exit
+// codes as for a chat: 0 done, 2 bad usage (an unknown space, a taken name, no confirmation).
+import { createInterface } from 'node:readline/promises';
+import { ContractError } from '../shared/errors.js';
+import type { Core } from './core/create-core.js';
+import { TRASH_KEEP_MS, type OpenSpace } from './core/spaces/index.js';
+
+/** parseArgs options of the space flags (merged into the CLI's own). */
+export const spaceOptions = {
+  space: { type: 'string' },
+  spaces: { type: 'boolean' },
+  'rename-space': { type: 'string' },
+  'delete-space': { type: 'string' },
+  yes: { type: 'boolean' },
+} as const;
+
+export const SPACE_USAGE = `  --space NAME              run in that space (its own memory and conversations; created on first use)
+  --spaces                  list the spaces with their conversations and memory files
+  --rename-space OLD NEW    rename a space
+  --delete-space NAME       move a space to the trash (asks first; --yes on a script)`;
+
+export type SpaceCommand =
+  | { kind: 'list' }
+  | { kind: 'rename'; from: string; to: string }
+  | { kind: 'delete'; name: string; yes: boolean };
+
+interface SpaceValues {
+  space?: string | undefined;
+  spaces?: boolean | undefined;
+  'rename-space'?: string | undefined;
+  'delete-space'?: string | undefined;
+  yes?: boolean | undefined;
+}
+
+/** The space command of the flags, if any; `usage` makes the CLI's usage error (exit 2). */
+export function spaceCommandOf(
+  v: SpaceValues,
+  positionals: string[],
+  usage: (message: string) => Error,
+): SpaceCommand | undefined {
+  const given = [
+    v.spaces && '--spaces',
+    v['rename-space'] !== undefined && '--rename-space',
+    v['delete-space'] !== undefined && '--delete-space',
+  ].filter((f): f is string => typeof f === 'string');
+  if (v.space !== undefined && !v.space.trim()) throw usage('--space needs the name of a space.');
+  if (given.length === 0) {
+    if (v.yes) throw usage('--yes goes with --delete-space.');
+    return undefined;
+  }
+  if (given.length > 1) throw usage(`${given.join(' and ')} cannot be used together.`);
+  if (v.space !== undefined) throw usage(`${given[0]} names its spaces itself; leave out --space.`);
+  if (v.spaces) {
+    if (positionals.length > 0) throw usage('--spaces takes no message.');
+    return { kind: 'list' };
+  }
+  if (v['rename-space'] !== undefined) {
+    if (positionals.length !== 1 || !positionals[0]!.trim() || !v['rename-space'].trim())
+      throw usage('--rename-space needs the old and the new name: --rename-space OLD NEW.');
+    return { kind: 'rename', from: v['rename-space'], to: positionals[0]! };
+  }
+  if (positionals.length > 0 || !v['delete-space']!.trim())
+    throw usage('--delete-space needs the name of the space, and nothing else.');
+  return { kind: 'delete', name: v['delete-space']!, yes: v.yes === true };
+}
+
+type Print = (line: string) => void;
+
+/** Runs a space command; returns the exit code. */
+export async function runSpaceCommand(
+  core: Core,
+  command: SpaceCommand,
+  out: Print,
+  err: Print,
+): Promise<number> {
+  try {
+    if (command.kind === 'list') {
+      for (const s of await core.spaces.listWithCounts()) {
+        out(`${s.name}  ${plural(s.conversations, 'conversation')}, ${plural(s.memoryFiles, 'memory file')}`);
+      }
+      return 0;
+    }
+    if (command.kind === 'rename') {
+      const space = await named(core, command.from);
+      const renamed = await core.spaces.rename(space.id, command.to);
+      out(`Renamed space ${space.name} to ${renamed.name}`);
+      return 0;
+    }
+    const space = await named(core, command.name);
+    if (!command.yes) {
+      if (!process.stdin.isTTY) {
+        err(`Deleting the space ${space.name} needs a confirmation: run it on a terminal, or add --yes.`);
+        return 2;
+      }
+      const counts = (await core.spaces.listWithCounts()).find((s) => s.id === space.id);
+      const rl = createInterface({ input: process.stdin, output: process.stdout });
+      const answer = await rl.question(
+        `Delete the space ${space.name} (${plural(counts?.conversations ?? 0, 'conversation')}, ` +
+          `${plural(counts?.memoryFiles ?? 0, 'memory file')})? It stays in the trash for ${TRASH_DAYS} days. [y/N] `,
+      );
+      rl.close();
+      if (!['y', 'yes'].includes(answer.trim().toLowerCase())) {
+        out('Nothing was deleted.');
+        return 0;
+      }
+    }
+    await core.spaces.delete(space.id);
+    out(`Deleted space ${space.name} (restorable from the trash for ${TRASH_DAYS} days)`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ContractError && ['invalid_request', 'conflict', 'not_found'].includes(error.code)) {
+      err(error.message);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The space a chat runs in: Personal without --space, else the one named, created on first use. A name
+ * that cannot be a space's is bad usage: the message is printed and the result is null (exit 2).
+ */
+export async function chatSpace(
+  core: Core,
+  name: string | undefined,
+  out: Print,
+  err: Print,
+): Promise<OpenSpace | null> {
+  if (name === undefined) return core.spaces.open('personal');
+  let found;
+  try {
+    found = await core.spaces.ensure(name);
+  } catch (error) {
+    if (!(error instanceof ContractError && error.code === 'invalid_request')) throw error;
+    err(`--space: ${error.message}`);
+    return null;
+  }
+  if (found.created) out(`Created space ${found.space.name}`);
+  return core.spaces.open(found.space.id);
+}
+
+const TRASH_DAYS = Math.round(TRASH_KEEP_MS / 86_400_000);
+
+async function named(core: Core, name: string) {
+  const space = await core.spaces.find(name);
+  if (!space)
+    throw new ContractError('not_found', `There is no space named ${name.trim()}; --spaces lists them.`);
+  return space;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,100 @@
+// One space opened: its own memory (createMemory on the space's folder), search index, run registry and
+// event bus, and the complete handler table over them. The rest of the backend (settings, log, host) is
+// shared. Handlers built here can reach only this space's folders: every path they touch derives from
+// ctx.space.dir and ctx.memory.
+import { createMemory } from '../../../memory/index.js';
+import { createMemorySearch } from '../../../memory/search/index.js';
+import type { Handlers } from '../../../shared/contract.js';
+import { closeAgent } from '../agent/index.js';
+import { createHandlers } from '../backend.js';
+import type { CoreContext, SettingsStore } from '../context.js';
+import { FanOutBus } from '../events.js';
+import { finishPendingForgets } from '../forget.js';
+import { memoryLimitsOf } from '../memory-limits.js';
+import { RunRegistry } from '../runs.js';
+import type { SpaceRegistry } from './registry.js';
+import { spaceSettingsStore } from './space-settings.js';
+import { spaceDir } from './model.js';
+
+export interface OpenSpace {
+  id: string;
+  ctx: CoreContext;
+  handlers: Handlers;
+  /** This space's events (chat.event, memory.changed, conversations.changed, ...), and only its. */
+  bus: FanOutBus;
+}
+
+export interface OpenedSpace extends OpenSpace {
+  close(): Promise<void>;
+}
+
+/** The context of a space over the shared services of `root`; the settings are the global ones. */
+export async function openSpace(
+  root: CoreContext,
+  registry: SpaceRegistry,
+  globalSettings: SettingsStore,
+  id: string,
+): Promise<OpenedSpace> {
+  const space = await registry.require(id);
+  const dir = spaceDir(root.dataDir, id);
+  const bus = new FanOutBus();
+  const runs = new RunRegistry(bus);
+  let name = space.name;
+  const settings = spaceSettingsStore(globalSettings, () => registry.getSync(id)?.settings ?? {});
+  const memory = await createMemory({ dataDir: dir, limits: memoryLimitsOf(settings.get()) });
+  const search = createMemorySearch(memory);
+  search.search.warm().catch((error: unknown) => root.log.warn('memory search index not built', { error }));
+  const ctx: CoreContext = {
+    ...root,
+    space: {
+      id,
+      dir,
+      name: () => (name = registry.getSync(id)?.name ?? name),
+    },
+    events: bus,
+    runs,
+    settings,
+    memory,
+    memorySearch: search.search,
+  };
+  const handlers = createHandlers(ctx);
+  try {
+    await finishPendingForgets(ctx);
+  } catch (error) {
+    root.log.error('could not finish a forget cut short; it is tried again at the next start', { error });
+  }
+  return {
+    id,
+    ctx,
+    handlers,
+    bus,
+    close: async () => {
+      await closeContext(ctx, [() => closeAgent(ctx), () => search.detach(), () => memory.close()]);
+    },
+  };
+}
+
+const RUN_SETTLE_MS = 5_000;
+
+/** Aborts the context's runs, lets them save what they have, then runs `closers` in order. */
+export async function closeContext(
+  ctx: CoreContext,
+  closers: (() => void | Promise<void>)[],
+): Promise<number> {
+  const running = ctx.runs.running();
+  for (const runId of running) ctx.runs.abort(runId);
+  const until = Date.now() + RUN_SETTLE_MS;
+  while (ctx.runs.running().length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (ctx.runs.running().length > 0)
+    ctx.log.warn('runs still going at close', { runs: ctx.runs.running().length });
+  for (const fn of closers) {
+    try {
+      await fn();
+    } catch (error) {
+      ctx.log.error('error while closing', { error });
+    }
+  }
+  return running.length;
+}

@@ -1,0 +1,201 @@
+// The spaces of one backend: the registry, and each space's context opened on first use and kept until
+// close. Personal is the backend's own context (createCore's), so everything that worked before keeps
+// working unchanged; the others cost nothing until something in them is used.
+import type { EventName, EventPayload } from '../../../shared/contract.js';
+import { ContractError } from '../../../shared/errors.js';
+import type { CoreContext, SettingsStore } from '../context.js';
+import type { FanOutBus } from '../events.js';
+import { memoryLimitsOf } from '../memory-limits.js';
+import { countSpace } from './counts.js';
+import { PERSONAL_ID, type Space, type SpaceCounts, type SpaceSettings } from './model.js';
+import { openSpace, type OpenedSpace, type OpenSpace } from './open-space.js';
+import type { SpaceRegistry } from './registry.js';
+import type { TrashedSpace } from './trash.js';
+
+/** How long after start the trash is looked at. */
+const TRASH_DELAY_MS = 60_000;
+
+export type SpaceEventListener = <E extends EventName>(
+  spaceId: string,
+  name: E,
+  payload: EventPayload<E>,
+) => void;
+
+export class Spaces {
+  private readonly opened = new Map<string, Promise<OpenedSpace>>();
+  private readonly listeners = new Set<SpaceEventListener>();
+  private closed = false;
+  private trashTimer: NodeJS.Timeout | undefined;
+  private emptying: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly registry: SpaceRegistry,
+    private readonly root: OpenSpace,
+    private readonly globalSettings: SettingsStore,
+  ) {
+    this.follow(root);
+  }
+
+  list(): Promise<Space[]> {
+    return this.registry.list();
+  }
+
+  /** The list with counts of conversations and memory files (folder listings: only when asked). */
+  async listWithCounts(): Promise<(Space & SpaceCounts)[]> {
+    const spaces = await this.registry.list();
+    return Promise.all(
+      spaces.map(async (s) => ({ ...s, ...(await countSpace(this.registry.dataDir, s.id)) })),
+    );
+  }
+
+  find(name: string): Promise<Space | undefined> {
+    return this.registry.find(name);
+  }
+
+  /** The space of that name, created if there is none. */
+  async ensure(name: string): Promise<{ space: Space; created: boolean }> {
+    const found = await this.registry.find(name);
+    if (found) return { space: found, created: false };
+    try {
+      return { space: await this.registry.create({ name }), created: true };
+    } catch (error) {
+      // Another process created it meanwhile.
+      const now =
+        error instanceof ContractError && error.code === 'conflict'
+          ? await this.registry.find(name)
+          : undefined;
+      if (now) return { space: now, created: false };
+      throw error;
+    }
+  }
+
+  create(input: { name: string; colour?: string }): Promise<Space> {
+    return this.registry.create(input);
+  }
+
+  rename(id: string, name: string): Promise<Space> {
+    return this.registry.rename(id, name);
+  }
+
+  recolour(id: string, colour: string): Promise<Space> {
+    return this.registry.recolour(id, colour);
+  }
+
+  configure(id: string, patch: { [K in keyof SpaceSettings]?: SpaceSettings[K] | null }): Promise<Space> {
+    return this.registry.configure(id, patch);
+  }
+
+  /** A space's context and handlers, opened on first use. */
+  open(id: string): Promise<OpenSpace> {
+    if (id === PERSONAL_ID) return Promise.resolve(this.root);
+    if (this.closed) return Promise.reject(new ContractError('unavailable', 'Mnemo is closing.'));
+    let opening = this.opened.get(id);
+    if (!opening) {
+      opening = openSpace(this.root.ctx, this.registry, this.globalSettings, id).then((space) => {
+        this.follow(space);
+        return space;
+      });
+      this.opened.set(id, opening);
+      opening.catch(() => this.opened.delete(id));
+    }
+    return opening;
+  }
+
+  isOpen(id: string): boolean {
+    return id === PERSONAL_ID || this.opened.has(id);
+  }
+
+  /** To the trash, once nothing runs in it; its open memory and conversations are closed first. */
+  async delete(id: string): Promise<TrashedSpace> {
+    if (id === PERSONAL_ID) return this.registry.delete(id); // refuses with the reason
+    await this.registry.require(id);
+    const opening = this.opened.get(id);
+    if (opening) {
+      const space = await opening;
+      if (space.ctx.runs.running().length > 0) {
+        throw new ContractError(
+          'unavailable',
+          'A reply is still being written in that space: stop it before deleting.',
+        );
+      }
+      this.opened.delete(id);
+      await space.close();
+    }
+    const trashed = await this.registry.delete(id);
+    // Deleting is when old trash is looked at: never at start, never for a space just deleted.
+    void this.registry
+      .emptyTrash()
+      .catch((error: unknown) => this.root.ctx.log.warn('space trash not emptied', { error }));
+    return trashed;
+  }
+
+  /**
+   * Erases, `delayMs` from now, the spaces deleted longer ago than the trash keeps them. Not at start (the
+   * app reads nothing but the list then); the timer never keeps the process alive, and close waits for it.
+   */
+  emptyTrashSoon(delayMs = TRASH_DELAY_MS): Promise<number> {
+    if (this.closed) return Promise.resolve(0);
+    clearTimeout(this.trashTimer);
+    return new Promise((resolve) => {
+      this.trashTimer = setTimeout(() => {
+        const done = this.registry.emptyTrash().catch((error: unknown) => {
+          this.root.ctx.log.warn('space trash not emptied', { error });
+          return 0;
+        });
+        this.emptying = done;
+        void done.then(resolve);
+      }, delayMs);
+      this.trashTimer.unref();
+    });
+  }
+
+  trashed(): Promise<TrashedSpace[]> {
+    return this.registry.trashed();
+  }
+
+  restore(id: string): Promise<Space> {
+    return this.registry.restore(id);
+  }
+
+  /** Every space's events, tagged with its id (the transports add the space to what they forward). */
+  onEvent(listener: SpaceEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes every space opened here (not Personal: createCore closes its own). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.trashTimer);
+    await this.emptying;
+    const opened = [...this.opened.values()];
+    this.opened.clear();
+    await Promise.all(
+      opened.map((p) =>
+        p.then(
+          (s) => s.close(),
+          () => undefined,
+        ),
+      ),
+    );
+    await this.registry.close();
+  }
+
+  private follow(space: { id: string; bus: FanOutBus; ctx: CoreContext }): void {
+    space.bus.subscribe((name, payload) => {
+      // Memory limits are global: a change made through any space applies to every open memory.
+      if (name === 'settings.changed') this.applyLimits();
+      for (const listener of this.listeners) listener(space.id, name, payload);
+    });
+  }
+
+  private applyLimits(): void {
+    const limits = memoryLimitsOf(this.globalSettings.get());
+    this.root.ctx.memory.setLimits(limits);
+    for (const opening of this.opened.values())
+      void opening.then(
+        (s) => s.ctx.memory.setLimits(limits),
+        () => undefined,
+      );
+  }
+}

@@ -1,0 +1,57 @@
+// Deleted spaces: DIR/spaces/.trash/<deletedAtMs>-<id>/, moved there whole by one rename. Emptying renames
+// an entry to a ".gone-" name first, so a removal a crash cut short is never offered for restore, and the
+// next emptying finishes it.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { spaceCrashPoint } from './durable.js';
+import { SPACE_FILE, spaceFileSchema, toSpace, type Space } from './model.js';
+
+export const TRASH_FOLDER = '.trash';
+const GONE = '.gone-';
+const ENTRY = /^(\d{1,16})-([a-z0-9]{4,32})$/;
+
+export interface TrashedSpace extends Space {
+  /** ISO time of the deletion. */
+  deletedAt: string;
+  /** Absolute; never shown to a user or the model. */
+  folder?: string;
+}
+
+/** Newest deletion first. */
+export async function listTrash(trashDir: string): Promise<(TrashedSpace & { folder: string })[]> {
+  const names = await fsp.readdir(trashDir).catch(() => [] as string[]);
+  const out: (TrashedSpace & { folder: string })[] = [];
+  for (const name of names) {
+    const match = ENTRY.exec(name);
+    if (!match) continue;
+    const folder = path.join(trashDir, name);
+    try {
+      const parsed = spaceFileSchema.safeParse(
+        JSON.parse(await fsp.readFile(path.join(folder, SPACE_FILE), 'utf8')),
+      );
+      if (!parsed.success || parsed.data.id !== match[2]) continue;
+      out.push({ ...toSpace(parsed.data), deletedAt: new Date(Number(match[1])).toISOString(), folder });
+    } catch {
+      continue;
+    }
+  }
+  return out.sort((a, b) => (a.deletedAt < b.deletedAt ? 1 : -1));
+}
+
+export async function emptyTrash(trashDir: string, before: number): Promise<number> {
+  const names = await fsp.readdir(trashDir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const match = ENTRY.exec(name);
+    if (name.startsWith(GONE)) {
+      await fsp.rm(path.join(trashDir, name), { recursive: true, force: true });
+    } else if (match && Number(match[1]) < before) {
+      const gone = path.join(trashDir, `${GONE}${name}`);
+      await fsp.rename(path.join(trashDir, name), gone);
+      spaceCrashPoint('space-trash-after-rename');
+      await fsp.rm(gone, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
