@@ -2,7 +2,7 @@
 // owner has not yet written its pid (the gap between proper-lockfile's mkdir and the pid file) is never
 // taken for a dead one because the pid file still names the previous owner.
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -77,6 +77,18 @@ describe('clearDeadOwner', () => {
     await new ProcessLock(dir).clearDeadOwner();
     await expect(stat(lockDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
+
+  test.each(previousOwners)(
+    'clears a lock folder older than any live creation whose pid file still holds %s (its creator died making it)',
+    async (_name, previous) => {
+      await writeFile(pidFile, await previous(deadPid()));
+      await mkdir(lockDir);
+      const past = new Date(Date.now() - 3_000);
+      await utimes(lockDir, past, past);
+      await new ProcessLock(dir).clearDeadOwner();
+      await expect(stat(lockDir)).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+  );
 
   test('a lock taken by ProcessLock records its owner so that a later start can clear it', async () => {
     const lock = new ProcessLock(dir);
