@@ -206,6 +206,11 @@ export class JsonlWriter {
   private outstanding = 0;
 
   /** Nothing added is still waiting to be written (a sync may still follow). */
+  /** The write or sync that failed (a full disk): nothing more is appended by this writer. */
+  get failure(): Error | null {
+    return this.failed;
+  }
+
   get allWritten(): boolean {
     return this.outstanding === 0;
   }

@@ -398,9 +398,18 @@ export class ConversationStore {
       this.changed();
       throw new ContractError('not_found', 'That conversation was deleted in another window.');
     }
+    // A writer the disk refused (full) appends nothing more, and the file is a prefix of our state: start
+    // again from the file, with a new writer (what it lost was reported as not saved), so the conversation
+    // works again once there is space, without a restart.
+    const failed = this.writers.get(id);
+    if (failed?.failure) {
+      this.writers.delete(id);
+      await failed.close().catch(() => undefined);
+    }
     // The same file only if the inode, and the first line's rev, are ours: a replaced file's inode number
     // may be reused at once by the next replacement.
     const same =
+      !failed?.failure &&
       stat.ino === tail.ino &&
       stat.size >= tail.size &&
       (await readFirstJsonl<MetaRecord>(file))?.rev === state.meta.rev;
