@@ -24,8 +24,8 @@ export interface HostServices {
   /** Reveal a folder in the file manager. */
   openFolder(path: string): Promise<boolean>;
   /**
-   * Ask before a destructive action the renderer cannot fully describe (deleting a folder or many files).
-   * Electron: a native message box. Browser mode: the page already asked, so this resolves true.
+   * Ask before a destructive action where shared/confirmations.ts says the host asks (deleting a folder,
+   * forgetting a file). Electron: a native message box. Without it the page asks with its own dialog.
    */
   confirm?(request: { message: string; detail: string; confirmLabel: string }): Promise<boolean>;
 }

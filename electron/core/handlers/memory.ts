@@ -9,6 +9,11 @@ import {
 } from '../../../memory/archive/index.js';
 import { FactError, removeFact, splitFacts } from '../../../memory/facts.js';
 import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/index.js';
+import {
+  CONFIRMATIONS,
+  type DestructiveAction,
+  type DestructiveTarget,
+} from '../../../shared/confirmations.js';
 import type { DomainHandlers, EventPayload, ResOut } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
@@ -78,6 +83,15 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
       }
     };
 
+  /** Ask natively where shared/confirmations.ts says the host asks (the page asks everywhere else). */
+  const confirmed = async (action: DestructiveAction, target: DestructiveTarget): Promise<void> => {
+    const ask = CONFIRMATIONS[action].native(target);
+    if (!ask || !ctx.host.confirm) return;
+    if (!(await ctx.host.confirm(ask))) {
+      throw new ContractError('invalid_request', CONFIRMATIONS[action].cancelled);
+    }
+  };
+
   return {
     'memory.list': guard(async () => {
       const [entries, usage] = await Promise.all([memory.list(), memory.usage()]);
@@ -92,18 +106,11 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.rename': guard(({ path, newPath }) => memory.rename(path, newPath, USER)),
     'memory.delete': guard(async ({ path }) => {
       const entries = await memory.list();
-      const inside = entries.filter((e) => e.kind === 'file' && e.path.startsWith(`${path}/`)).length;
       const isFolder = entries.some((e) => e.path === path && e.kind === 'dir');
-      // A folder's files are not all visible in the panel's dialog: the main side asks too where it can.
-      if (isFolder && ctx.host.confirm) {
-        const ok = await ctx.host.confirm({
-          message: `Delete the folder ${path}?`,
-          detail: `It holds ${inside} ${inside === 1 ? 'file' : 'files'}. You can undo this from the memory history.`,
-          confirmLabel: 'Delete',
-        });
-        if (!ok)
-          throw new ContractError('invalid_request', 'Nothing was deleted: the deletion was cancelled.');
-      }
+      const folderFiles = isFolder
+        ? entries.filter((e) => e.kind === 'file' && e.path.startsWith(`${path}/`)).length
+        : undefined;
+      await confirmed('memory.delete', { path, folderFiles });
       return memory.delete(path, USER);
     }),
     'memory.forgetFact': guard(async ({ path, factId, baseVersion }) => {
@@ -124,16 +131,7 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.deleted': guard(async () => ({ entries: await memory.deleted() })),
     'memory.restore': guard(({ journalId }) => memory.restore(journalId, USER)),
     'memory.forget': guard(async ({ path }) => {
-      // The one change that cannot be undone: the main side asks too where it can.
-      if (ctx.host.confirm) {
-        const ok = await ctx.host.confirm({
-          message: `Forget ${path} permanently?`,
-          detail:
-            'The file, every earlier version in the history and every copy in your conversations are erased. This cannot be undone.',
-          confirmLabel: 'Forget',
-        });
-        if (!ok) throw new ContractError('invalid_request', 'Nothing was forgotten: it was cancelled.');
-      }
+      await confirmed('memory.forget', { path });
       await forgetEverywhere(ctx, path);
       return { ok: true as const };
     }),

@@ -3,7 +3,12 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { createFile, deleteFile, forgetPermanently, renameFile, restoreFile } from '../../store/memory';
 import { errorMessage } from '../../lib/format';
-import { baseName } from './format';
+import {
+  CONFIRMATIONS,
+  whoConfirms,
+  type DestructiveAction,
+  type DestructiveTarget,
+} from '../../../shared/confirmations.js';
 import { Dialog } from '../../components/dialog';
 import { TypedConfirm } from './ui/typed-confirm';
 import { Button } from '../../components/button';
@@ -32,6 +37,22 @@ export function toMemoryPath(input: string): string | { error: string } {
   let name = parts.join('/');
   if (!/\.[a-z0-9]+$/i.test(name)) name += '.md';
   return `${MEMORY_ROOT}/${name}`;
+}
+
+/** The channel each destructive flow runs (its entry in shared/confirmations.ts). */
+const ACTION = { delete: 'memory.delete', forget: 'memory.forget' } as const satisfies Record<
+  string,
+  DestructiveAction
+>;
+
+/** The target as the panel's list shows it (a folder with the number of files inside). */
+function targetOf(path: string): DestructiveTarget {
+  const { entries } = useMemoryStore.getState();
+  if (!entries.some((e) => e.path === path && e.kind === 'dir')) return { path };
+  return {
+    path,
+    folderFiles: entries.filter((e) => e.kind === 'file' && e.path.startsWith(`${path}/`)).length,
+  };
 }
 
 export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; dialogs: ReactNode } {
@@ -64,18 +85,21 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
     toast(`${path} and its history are gone.`);
   };
 
-  // In Electron the main side asks natively before deleting a folder or forgetting a file for good
-  // (memory.delete / memory.forget): asking here as well would ask twice, so go straight to it there.
+  // shared/confirmations.ts decides who asks: where the host asks natively (Electron, memory.delete /
+  // memory.forget on the main side), asking here as well would ask twice, so go straight to it there.
   const open = (next: Exclude<Flow, null>) => {
-    const folder =
-      next.kind === 'delete' &&
-      useMemoryStore.getState().entries.some((e) => e.path === next.path && e.kind === 'dir');
-    if (next.kind !== 'forget' && !folder) {
+    if (next.kind !== 'delete' && next.kind !== 'forget') {
+      setFlow(next);
+      return;
+    }
+    const action = ACTION[next.kind];
+    const target = targetOf(next.path);
+    if (whoConfirms(action, target, true) === 'page') {
       setFlow(next);
       return;
     }
     void host().then((kind) => {
-      if (kind !== 'electron') {
+      if (whoConfirms(action, target, kind === 'electron') === 'page') {
         setFlow(next);
         return;
       }
@@ -85,36 +109,20 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
   };
 
   let dialogs: ReactNode = null;
-  if (flow?.kind === 'delete') {
-    const { path } = flow;
+  if (flow?.kind === 'delete' || flow?.kind === 'forget') {
+    const { kind, path } = flow;
+    const ask = CONFIRMATIONS[ACTION[kind]].dialog({ path });
     dialogs = (
       <TypedConfirm
-        title={`Delete ${baseName(path)}?`}
-        confirmLabel="Delete"
+        title={ask.title}
+        confirmLabel={ask.confirmLabel}
         busy={busy}
+        {...(ask.typeToConfirm !== undefined ? { typeToConfirm: ask.typeToConfirm } : {})}
         onCancel={close}
-        onConfirm={() => void run(() => doDelete(path))}
+        onConfirm={() => void run(() => (kind === 'delete' ? doDelete(path) : doForget(path)))}
       >
         <p>
-          <code>{path}</code> will be removed from memory. You can undo this right after.
-        </p>
-      </TypedConfirm>
-    );
-  } else if (flow?.kind === 'forget') {
-    const { path } = flow;
-    dialogs = (
-      <TypedConfirm
-        title="Forget permanently?"
-        confirmLabel="Forget permanently"
-        busy={busy}
-        typeToConfirm={baseName(path)}
-        onCancel={close}
-        onConfirm={() => void run(() => doForget(path))}
-      >
-        <p>
-          This erases <code>{path}</code>, every earlier version of it from the history, and every copy of it
-          in your conversations (they show &ldquo;[forgotten by the user]&rdquo; instead). It cannot be
-          undone.
+          {ask.body.map((part, i) => (typeof part === 'string' ? part : <code key={i}>{part.code}</code>))}
         </p>
       </TypedConfirm>
     );
