@@ -117,7 +117,6 @@ export const memoryInvoke = {
       patch: z.string(),
     }),
   },
-  'memory.deleted': { req: z.object({}), res: z.object({ entries: z.array(journalEntry) }) },
   'memory.restore': { req: z.object({ journalId: id }), res: z.object({ journalId: id }) },
   /** Remove a file and every trace of it from the journal. */
   'memory.forget': { req: z.object({ path: memoryPath }), res: ok },

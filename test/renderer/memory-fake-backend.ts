@@ -213,7 +213,6 @@ export function createFakeBackend(seed: Record<string, string | Partial<FileStat
       if (!entry) throw new ContractError('not_found', 'No such change.');
       return { path: entry.path, before: entry.before, after: entry.after, patch: '' };
     },
-    'memory.deleted': () => ({ entries: [] }),
     'memory.forget': ({ path }) => {
       files.delete(path);
       return { ok: true as const };

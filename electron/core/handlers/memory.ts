@@ -128,7 +128,6 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.revert': guard(({ journalId }) => memory.revert(journalId, USER)),
     'memory.history': guard(async ({ path }) => ({ entries: await memory.history(path) })),
     'memory.diff': guard(({ journalId }) => memory.diff(journalId)),
-    'memory.deleted': guard(async () => ({ entries: await memory.deleted() })),
     'memory.restore': guard(({ journalId }) => memory.restore(journalId, USER)),
     'memory.forget': guard(async ({ path }) => {
       await confirmed('memory.forget', { path });
