@@ -167,7 +167,14 @@ export class ProcessLock {
    */
   private async acquire(): Promise<() => Promise<void>> {
     let delay = 2;
+    let checked = Date.now();
     for (let attempt = 0; ; attempt++) {
+      // While waiting, look again every 100 ms whether the holder died (a restart can come within
+      // ORPHAN_MS of the kill that left the lock; waiting out the stale window costs 5 s).
+      if (attempt > 0 && Date.now() - checked >= 100) {
+        checked = Date.now();
+        await this.clearDeadOwner();
+      }
       try {
         return await lockfile.lock(this.journalDir, {
           lockfilePath: this.lockDir,

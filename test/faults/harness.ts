@@ -3,7 +3,7 @@
 // after a random delay); every fourth round fills the disk first. Each restart reports what it found, which
 // is checked against what the killed processes acknowledged (invariants.ts). Runs from dist/.
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -148,6 +148,32 @@ function round(
   });
 }
 
+const SLOW_MS = 2_000;
+
+/** The locks a killed process left: each lock folder, its age and its owner record. */
+function locksLeft(dataDir: string): string {
+  const out: string[] = [];
+  const describe = (dir: string, record: string): void => {
+    try {
+      const age = Date.now() - statSync(dir).mtimeMs;
+      let owner = '(none)';
+      try {
+        owner = JSON.stringify(readFileSync(record, 'utf8'));
+      } catch {
+        // no record
+      }
+      out.push(`${path.relative(dataDir, dir)} age ${Math.round(age)} ms owner ${owner}`);
+    } catch {
+      // no such lock
+    }
+  };
+  describe(path.join(dataDir, 'memory-journal', 'lock'), path.join(dataDir, 'memory-journal', 'lock.pid'));
+  const convs = path.join(dataDir, 'conversations');
+  for (const name of existsSync(convs) ? readdirSync(convs) : [])
+    if (name.endsWith('.lock')) describe(path.join(convs, name), path.join(convs, name, 'pid'));
+  return out.length > 0 ? out.join('; ') : 'none';
+}
+
 export async function runFaults(options: FaultRunOptions): Promise<FaultRunResult> {
   if (!existsSync(WORKER))
     throw new Error('dist/test/faults/worker.js is missing: run `npm run build` first.');
@@ -167,7 +193,13 @@ export async function runFaults(options: FaultRunOptions): Promise<FaultRunResul
     const disk = !verifyOnly && diskEvery > 0 && i % diskEvery === diskEvery - 1;
     const name = `round ${i} (seed ${seed}${disk ? ', disk full' : ''})`;
     const before = expectations.violations.length;
+    const locks = i > 0 ? locksLeft(dataDir) : '';
     const r = await round(dataDir, seed, name, expectations, plan(seed, disk), verifyOnly);
+    // A slow restart or a conversation kept busy: what the killed process left, for whoever looks into it.
+    if ((r.sinceStart ?? 0) > SLOW_MS || (r.busyMs ?? 0) > SLOW_MS)
+      log(
+        `slow: ${name}: ready after ${r.sinceStart ?? '?'} ms, busy ${r.busyMs ?? 0} ms; locks left: ${locks}`,
+      );
     if (r.killed && !verifyOnly) kills++;
     // The first start creates the data folder; every later one is a restart after a kill.
     if (i > 0 && r.readyMs !== undefined) slowestRestartMs = Math.max(slowestRestartMs, r.readyMs);

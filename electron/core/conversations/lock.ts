@@ -103,10 +103,13 @@ export async function lockFile(file: string, options: LockOptions): Promise<File
       throw error;
     }
   };
-  const taken =
-    (await attempt(0)) ||
-    (clearDeadOwner(lockPathOf(file)) && (await attempt(0))) ||
-    (options.waitMs > 0 && (await attempt(Math.ceil(options.waitMs / RETRY_EVERY_MS))));
+  // While waiting, look again every 100 ms whether the holder died (a restart can come within ORPHAN_MS
+  // of the kill that left the lock), rather than waiting out the stale window.
+  let taken = (await attempt(0)) || (clearDeadOwner(lockPathOf(file)) && (await attempt(0)));
+  for (const deadline = Date.now() + options.waitMs; !taken && Date.now() < deadline;) {
+    taken = await attempt(Math.ceil(100 / RETRY_EVERY_MS));
+    if (!taken && clearDeadOwner(lockPathOf(file))) taken = await attempt(0);
+  }
   if (!taken) return null;
   return {
     get lost() {

@@ -37,4 +37,25 @@ describe('a conversation lock without an owner', () => {
     utimesSync(lockPathOf(file), past, past);
     expect(await lockFile(file, { waitMs: 0 })).toBeNull();
   });
+
+  it('is taken by a writer that was already waiting, once it is old enough', async () => {
+    const file = path.join(dir, 'c.jsonl');
+    mkdirSync(lockPathOf(file));
+    // Young at first; kept 1 s old later on, never near the stale window: only the owner check frees it.
+    const timer = setInterval(() => {
+      const past = new Date(Date.now() - 1_000);
+      try {
+        utimesSync(lockPathOf(file), past, past);
+      } catch {
+        // taken meanwhile
+      }
+    }, 20);
+    try {
+      const lock = await lockFile(file, { waitMs: 1_500 });
+      expect(lock).not.toBeNull();
+      await lock!.release();
+    } finally {
+      clearInterval(timer);
+    }
+  });
 });

@@ -90,6 +90,24 @@ describe('clearDeadOwner', () => {
     },
   );
 
+  test('a writer waiting for a lock whose creator died making it takes it without waiting for it to go stale', async () => {
+    await mkdir(lockDir);
+    // Kept 1 s old: past ORPHAN_MS, never near the 5 s stale window, so only the owner check can free it.
+    const keep = (): Promise<void> => {
+      const past = new Date(Date.now() - 1_000);
+      return utimes(lockDir, past, past).catch(() => undefined);
+    };
+    await keep();
+    const timer = setInterval(() => void keep(), 20);
+    try {
+      const lock = new ProcessLock(dir);
+      await lock.run(() => Promise.resolve());
+      await lock.shutdown();
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
   test('a lock taken by ProcessLock records its owner so that a later start can clear it', async () => {
     const lock = new ProcessLock(dir);
     await lock.run(() => Promise.resolve());
