@@ -63,8 +63,15 @@ export async function seedConversations(h: Harness): Promise<{ a: string; b: str
   return { a, b: second.res.conversationId };
 }
 
+/** Lock folders and temp files come and go while the backend runs: one gone meanwhile held nothing. */
+const gone = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
 async function* filesUnder(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+    if (gone(error)) return [];
+    throw error;
+  });
+  for (const entry of entries) {
     const p = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* filesUnder(p);
     else if (entry.isFile()) yield p;
@@ -78,7 +85,10 @@ export async function filesHolding(dataDir: string, needles: readonly string[]):
     .map((n) => Buffer.from(n, 'utf8'));
   const out: string[] = [];
   for await (const file of filesUnder(dataDir)) {
-    const bytes = await readFile(file);
+    const bytes = await readFile(file).catch((error: unknown) => {
+      if (gone(error)) return Buffer.alloc(0);
+      throw error;
+    });
     if (forms.some((f) => bytes.includes(f))) out.push(path.relative(dataDir, file));
   }
   return out;
