@@ -144,7 +144,7 @@ describe('conversations across stores', () => {
     expect(a.has(meta.id)).toBe(false);
   });
 
-  it('a lock left by a process that died is cleared at once; one whose holder is unknown is not', async () => {
+  it('a lock left by a process that died is cleared at once; one without a pid only once it is old enough', async () => {
     const a = await open();
     const { meta } = await a.create({ memory: false, records: [msg('one')] });
     const lockDir = `${fileOf(meta.id)}.lock`;
@@ -158,10 +158,13 @@ describe('conversations across stores', () => {
     expect(existsSync(lockDir)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('.dead-'))).toEqual([]);
 
-    // No pid yet (a holder between its mkdir and its pid write): left alone, so busy.
+    // No pid: a holder between its mkdir and its pid write (microseconds), or one killed there. A waiting
+    // append leaves it alone while it is young (conversation-lock-orphan.test.ts) and takes it once it is
+    // older than any live creation can be.
     mkdirSync(lockDir);
-    await expect(a.append(meta.id, [msg('two')])).rejects.toThrow(BUSY_MESSAGE);
-    expect(existsSync(lockDir)).toBe(true);
+    await a.append(meta.id, [msg('two')]);
+    expect(texts(a, meta.id)).toEqual(['one', 'two']);
+    expect(existsSync(lockDir)).toBe(false);
   });
 
   it("refresh shows another store's complete lines without the lock, and leaves a line in progress alone", async () => {
