@@ -13,6 +13,7 @@ import { SearchResults } from './search-results';
 import { StaleReview } from './stale-review';
 import { MemoryTransfer } from './transfer';
 import { useFileDialogs } from './file-dialogs';
+import { SpaceLabel } from '../spaces';
 import './memory.css';
 
 export function MemoryPanel(): ReactElement {
@@ -39,6 +40,9 @@ export function MemoryPanel(): ReactElement {
 
   return (
     <section className="mp-panel" aria-label="Memory">
+      <div className="sp-view-head">
+        <SpaceLabel prefix="Memory of" />
+      </div>
       <div className="mp-toolbar">
         <SearchBox />
         <Button size="sm" icon="plus" onClick={() => open({ kind: 'create' })}>
