@@ -12,6 +12,7 @@ import { contextEvents, contextInvoke } from './channels/context.js';
 import { conversationsEvents, conversationsInvoke } from './channels/conversations.js';
 import { memoryEvents, memoryInvoke } from './channels/memory.js';
 import { settingsEvents, settingsInvoke } from './channels/settings.js';
+import { spacesEvents, spacesInvoke } from './channels/spaces.js';
 
 export interface InvokeSpec {
   req: z.ZodType;
@@ -25,6 +26,7 @@ export const invoke = {
   ...conversationsInvoke,
   ...memoryInvoke,
   ...settingsInvoke,
+  ...spacesInvoke,
 } satisfies Record<string, InvokeSpec>;
 
 export const events = {
@@ -34,6 +36,7 @@ export const events = {
   ...conversationsEvents,
   ...memoryEvents,
   ...settingsEvents,
+  ...spacesEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Invoke = typeof invoke;
@@ -63,10 +66,48 @@ export function isEventName(name: unknown): name is EventName {
   return typeof name === 'string' && Object.hasOwn(events, name);
 }
 
+/*
+ * Spaces on the wire (issue 15). The current space belongs to the window, not to the backend.
+ *
+ * - The renderer names its space in the envelope of every call, beside the channel, never in the payload:
+ *   `{t:'invoke', id, channel, payload, space}` on the WebSocket and the in-memory pair, `{channel,
+ *   payload, space}` on Electron IPC. Renderer code does not do this by hand: `spaceBound(api, () => id)`
+ *   (shared/transport/api-proxy.ts) gives an `Api` whose every call carries the space, and renderer/api.ts
+ *   hands the stores that one (the window's current space: renderer/store/spaces.ts).
+ * - The server resolves the space before the handler is chosen: the call runs in
+ *   `(await core.spaces.open(space)).handlers`, a table built over that space's memory, journal,
+ *   conversations and runs only. No handler takes a space argument, so none can forget one, and none can
+ *   reach another space's folders except the transfer channels that name their target (`to`).
+ * - No `space` in the envelope means Personal (the CLI, scripts, clients older than spaces). A space that
+ *   does not exist or was deleted is refused with `not_found`; a call is never answered from another space.
+ * - The domains in SPACE_FREE_DOMAINS (`app.*`, `spaces.*`) are the same in every space: their calls are
+ *   answered whatever space the envelope names, even a deleted one, so such a window can still recover.
+ * - Events travel tagged with the space they happened in (`{t:'event', name, payload, space}`; Electron's
+ *   IPC event message likewise); a listener gets `(payload, { space })`. Events of the space-free domains
+ *   carry no space. The renderer's bridge (renderer/store/bridge.ts) applies only its current space's.
+ */
+
+/** Domains whose channels and events do not depend on the space (see "Spaces on the wire"). */
+export const SPACE_FREE_DOMAINS = ['app', 'spaces'] as const;
+
+/** Is this channel or event answered the same in every space? */
+export function isSpaceFree(name: string): boolean {
+  const domain = name.slice(0, name.indexOf('.'));
+  return (SPACE_FREE_DOMAINS as readonly string[]).includes(domain);
+}
+
+/** What travels beside an event's payload. */
+export interface EventMeta {
+  /** The space the event happened in; absent for the space-free domains (and a server without spaces). */
+  space?: string;
+}
+
 /** Who is calling: set by the transport after it has checked the sender, never by the payload. */
 export interface CallContext {
   /** Stable id of the connected window/client (one per WebSocket, per webContents, per in-memory pair). */
   clientId: string;
+  /** The space the call was routed to (absent: Personal, or a space-free channel). */
+  space?: string;
 }
 
 /** The backend must implement every invoke channel: a missing handler is a compile error. */
@@ -87,5 +128,5 @@ export type Api = {
   [K in InvokeName]: (req: ReqIn<K>) => Promise<ResOut<K>>;
 } & {
   /** Subscribe to an event; returns the function that unsubscribes. */
-  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>, meta: EventMeta) => void): () => void;
 };

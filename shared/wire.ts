@@ -6,7 +6,7 @@
 // said `ready` (earlier ones are queued on the server and flushed in order); every message is one JSON text
 // of at most MAX_MESSAGE_BYTES (UTF-8).
 import { z } from 'zod';
-import type { EventName, EventPayload } from './contract.js';
+import type { EventMeta, EventName, EventPayload } from './contract.js';
 import { contractErrorSchema, type ContractErrorData } from './errors.js';
 
 /** The cap on one message in either direction (security.md: message sizes are capped). */
@@ -17,7 +17,15 @@ const callId = z.number().int().nonnegative();
 export const clientMessage = z.discriminatedUnion('t', [
   // `channel` is checked by the server's dispatcher (unknown_channel), not here, so every transport
   // refuses a bad channel the same way.
-  z.object({ t: z.literal('invoke'), id: callId, channel: z.unknown(), payload: z.unknown() }),
+  // `space` names the space the call runs in (shared/contract.ts, "Spaces on the wire"); checked by the
+  // dispatcher too, so every transport refuses a bad space the same way.
+  z.object({
+    t: z.literal('invoke'),
+    id: callId,
+    channel: z.unknown(),
+    payload: z.unknown(),
+    space: z.unknown().optional(),
+  }),
   z.object({ t: z.literal('ready') }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
@@ -33,7 +41,7 @@ export const outcomeSchema = z.union([
 export const serverMessage = z.union([
   z.object({ t: z.literal('result'), id: callId, ok: z.literal(true), value: z.unknown() }),
   z.object({ t: z.literal('result'), id: callId, ok: z.literal(false), error: contractErrorSchema }),
-  z.object({ t: z.literal('event'), name: z.string(), payload: z.unknown() }),
+  z.object({ t: z.literal('event'), name: z.string(), payload: z.unknown(), space: z.string().optional() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 
@@ -99,13 +107,11 @@ export const decodeClientMessage = (text: string): Decoded<ClientMessage> => dec
 export const decodeServerMessage = (text: string): Decoded<ServerMessage> => decodeWith(serverMessage, text);
 
 /**
- * What the Electron preload exposes as `window.mnemo`: one function per invoke channel, resolving to the
- * call's Outcome (contextBridge drops custom properties of thrown errors, so errors travel as data and
- * shared/transport/bridge-client.ts turns them into ContractErrors), plus `on` for events.
+ * What the preload exposes as `window.mnemo`: one generic call and event subscription, no names. The
+ * call answers an Outcome (contextBridge drops the fields of thrown errors, so errors travel as data and
+ * shared/transport/bridge-client.ts turns them into ContractErrors); `space` is the envelope's.
  */
-/** What the preload exposes as `window.mnemo`: one generic call and event subscription, no names. */
 export interface BridgeApi {
-  /** Answers an Outcome (contextBridge drops the fields of thrown errors). */
-  invoke(channel: string, payload: unknown): Promise<Outcome>;
-  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void;
+  invoke(channel: string, payload: unknown, space?: string): Promise<Outcome>;
+  on<E extends EventName>(name: E, listener: (payload: EventPayload<E>, meta: EventMeta) => void): () => void;
 }

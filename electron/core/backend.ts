@@ -8,6 +8,8 @@ import { createContextHandlers } from './handlers/context.js';
 import { createConversationsHandlers } from './handlers/conversations.js';
 import { createMemoryHandlers } from './handlers/memory.js';
 import { createSettingsHandlers } from './handlers/settings.js';
+import { createSpacesHandlers } from './handlers/spaces.js';
+import { createTransferHandlers } from './handlers/transfer.js';
 
 export function createHandlers(ctx: CoreContext): Handlers {
   return {
@@ -17,5 +19,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
     ...createConversationsHandlers(ctx),
     ...createMemoryHandlers(ctx),
     ...createSettingsHandlers(ctx),
+    ...createSpacesHandlers(ctx),
+    ...createTransferHandlers(ctx),
   };
 }

@@ -2,6 +2,7 @@
 import type { Memory } from '../../memory/index.js';
 import type { MemorySearch } from '../../memory/search/index.js';
 import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
+import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces.js';
 import type { EventBus } from './events.js';
 import type { HostServices } from './host.js';
 import type { RunRegistry } from './runs.js';
@@ -31,11 +32,37 @@ export interface SpaceScope {
   name(): string;
 }
 
+/**
+ * The backend's spaces as handlers see them (spaces/spaces.ts's Spaces fits it). An interface here, not
+ * the class, so the handlers do not import spaces/ (which builds handler tables: that would be a cycle).
+ */
+export interface SpacesLink {
+  list(): Promise<SpaceInfo[]>;
+  listWithCounts(): Promise<SpaceListed[]>;
+  create(input: { name: string; colour?: string }): Promise<SpaceInfo>;
+  rename(id: string, name: string): Promise<SpaceInfo>;
+  recolour(id: string, colour: string): Promise<SpaceInfo>;
+  configure(
+    id: string,
+    patch: {
+      memoryWriteMode?: Settings['memoryWriteMode'] | null;
+      backfillBudgetTokens?: number | null;
+    },
+  ): Promise<SpaceInfo>;
+  delete(id: string): Promise<TrashedSpaceInfo>;
+  trashed(): Promise<TrashedSpaceInfo[]>;
+  restore(id: string): Promise<SpaceInfo>;
+  /** Another space's context (opened on first use); refuses a space that does not exist. */
+  open(id: string): Promise<{ id: string; ctx: CoreContext }>;
+}
+
 export interface CoreContext {
   /** Absolute; never shown to the model. The data folder (logs, settings, the spaces), whatever the space. */
   dataDir: string;
   /** The space of this context; absent means Personal (DATA_DIR itself). */
   space?: SpaceScope;
+  /** Every space of the backend (set by createCore): the spaces.* channels and transfers between spaces. */
+  spaces?: SpacesLink;
   events: EventBus;
   runs: RunRegistry;
   host: HostServices;

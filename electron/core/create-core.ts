@@ -97,6 +97,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   };
   const handlers = createHandlers(ctx);
   const spaces = new Spaces(registry, { id: PERSONAL_ID, ctx, handlers, bus }, globalSettings);
+  // Before any space is opened: each copies the link from this context.
+  ctx.spaces = spaces;
   void spaces.emptyTrashSoon();
   // Before any conversation is read or continued: a forget a crash cut short is finished first.
   try {

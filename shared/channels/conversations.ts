@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { viewItem } from '../projection/items.js';
 import { runStatus } from './chat.js';
 import { id, isoTime, ok } from './common.js';
+import { spaceId } from './spaces.js';
 
 export const conversationSummary = z.object({
   id,
@@ -48,6 +49,15 @@ export const conversationsInvoke = {
     res: z.object({
       results: z.array(z.object({ id, title: z.string(), snippet: z.string(), messageId: id.optional() })),
     }),
+  },
+  /**
+   * "Move to space…": the conversation leaves the call's space for space `to` (same id); its later turns
+   * read and write that space's memory, and its transcript gets a card saying so. Refused (`unavailable`)
+   * while a reply is being written in it.
+   */
+  'conversations.moveToSpace': {
+    req: z.object({ id, to: spaceId }),
+    res: z.object({ conversation: conversationSummary }),
   },
   /** The conversation as Markdown (the renderer saves it). */
   'conversations.export': {

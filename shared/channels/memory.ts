@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type * as memory from '../../memory/types.js';
 import { id, isoTime, memoryPath, ok, version } from './common.js';
+import { spaceId } from './spaces.js';
 
 export const memoryEntry = z.object({
   path: memoryPath,
@@ -29,6 +30,9 @@ export const journalEntry = z.object({
   toolUseId: id.optional(),
   messageId: id.optional(),
   revertible: z.boolean(),
+  /** A copy or move between spaces: the other space, as it was named then (shown as provenance). */
+  fromSpace: z.object({ id: z.string(), name: z.string() }).optional(),
+  toSpace: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 export type JournalEntry = z.infer<typeof journalEntry>;
 
@@ -64,6 +68,15 @@ export const fact = z.object({
 export type Fact = z.infer<typeof fact>;
 
 const changeResult = z.object({ version, journalId: id });
+
+const transferReq = z.object({ path: memoryPath, to: spaceId, as: memoryPath.optional() });
+const transferRes = z.object({
+  /** Where the file is now in the target space, and the target journal's entry. */
+  path: memoryPath,
+  journalId: id,
+  /** Move only: the source journal's entry for the delete. */
+  sourceJournalId: id.optional(),
+});
 
 export const importPreview = z.object({
   token: id,
@@ -141,6 +154,14 @@ export const memoryInvoke = {
     }),
   },
   'memory.stale': { req: z.object({}), res: z.object({ entries: z.array(memoryEntry) }) },
+  /**
+   * "Copy to space…": the file (from the call's space) is created in space `to` at `as` (default: the same
+   * path), through that space's memory API: its guards (secrets, size, quota) apply, and its journal says
+   * which space the file came from. A file already there is a `conflict` (nothing is overwritten).
+   */
+  'memory.copyToSpace': { req: transferReq, res: transferRes },
+  /** "Move to space…": the copy above, then the file is deleted here, journaled here with where it went. */
+  'memory.moveToSpace': { req: transferReq, res: transferRes },
   /** Electron: a save dialog picks the file. Browser: returns a one-time download URL. */
   'memory.export': {
     req: z.object({ includeJournal: z.boolean().default(false) }),

@@ -1,16 +1,24 @@
 // The renderer's `Api` over one generic call: `api['chat.send'](req)` is `call('chat.send', req)`. The
 // functions are derived from the contract's table (no list of names is kept here); the main side's
 // dispatcher checks every call again, since a page's word is not to be trusted.
+//
+// The space a call runs in travels in the envelope, not the payload (shared/contract.ts, "Spaces on the
+// wire"): `spaceBound(api, () => id)` is the same Api with every call naming that space.
 import { type Api, isEventName, isInvokeName } from '../contract.js';
 
-export function apiProxy(call: (channel: string, payload: unknown) => Promise<unknown>, on: Api['on']): Api {
+export type GenericCall = (channel: string, payload: unknown, space?: string) => Promise<unknown>;
+
+/** The generic call behind an Api made here: how spaceBound names the space without a second transport. */
+const CALL = Symbol.for('mnemo.api.call');
+
+export function apiProxy(call: GenericCall, on: Api['on']): Api {
   const functions = new Map<string, (payload: unknown) => Promise<unknown>>();
   const checkedOn = ((name: unknown, listener: unknown) => {
     if (!isEventName(name)) throw new TypeError(`There is no event named "${String(name)}".`);
     return (on as (n: unknown, l: unknown) => () => void)(name, listener);
   }) as Api['on'];
   // Properties set on the object (`on`, a transport's own extras such as `close`) come first.
-  return new Proxy({ on: checkedOn } as Record<string | symbol, unknown>, {
+  return new Proxy({ on: checkedOn, [CALL]: call } as Record<string | symbol, unknown>, {
     get(target, name) {
       if (Reflect.has(target, name)) return Reflect.get(target, name);
       if (!isInvokeName(name)) return undefined;
@@ -20,4 +28,22 @@ export function apiProxy(call: (channel: string, payload: unknown) => Promise<un
     },
     has: (target, name) => Reflect.has(target, name) || isInvokeName(name),
   }) as unknown as Api;
+}
+
+/** Can this Api name a space (was it made by one of our transports)? */
+export function canNameSpace(api: Api): boolean {
+  return typeof (api as unknown as Record<symbol, unknown>)[CALL] === 'function';
+}
+
+/**
+ * The same Api, every call made in the space `space()` names at the time of the call (so a window that
+ * switches space needs no new Api). Events are not filtered here: a listener gets `meta.space` and the
+ * renderer's bridge decides.
+ */
+export function spaceBound(api: Api, space: () => string): Api {
+  const call = (api as unknown as Record<symbol, unknown>)[CALL] as GenericCall | undefined;
+  if (typeof call !== 'function') {
+    throw new TypeError('This Api cannot name a space: it was not made by a Mnemo transport.');
+  }
+  return apiProxy((channel, payload) => call(channel, payload, space()), api.on);
 }

@@ -1,16 +1,18 @@
 // The Electron transport, renderer side: wraps the preload's `window.mnemo` (a generic invoke, whose answers
 // are Outcomes because contextBridge drops the fields of thrown errors, and `on`) into the `Api` the app
 // uses.
-import type { Api } from '../contract.js';
+import type { Api, EventMeta } from '../contract.js';
 import { ContractError } from '../errors.js';
 import { outcomeSchema, type BridgeApi } from '../wire.js';
 import { apiProxy } from './api-proxy.js';
 
 export function apiFromBridge(bridge: BridgeApi): Api {
-  const call = async (channel: string, payload: unknown): Promise<unknown> => {
+  const call = async (channel: string, payload: unknown, space?: string): Promise<unknown> => {
     let answer: unknown;
     try {
-      answer = await bridge.invoke(channel, payload);
+      answer = await (space === undefined
+        ? bridge.invoke(channel, payload)
+        : bridge.invoke(channel, payload, space));
     } catch {
       // Electron's own rejection ("Error invoking remote method ...") says nothing a person can act on.
       throw new ContractError(
@@ -25,7 +27,10 @@ export function apiFromBridge(bridge: BridgeApi): Api {
     const { code, message, details } = outcome.data.error;
     throw new ContractError(code, message, details);
   };
-  const on = ((name: string, listener: (payload: unknown) => void) =>
-    (bridge.on as (n: string, l: (p: unknown) => void) => () => void)(name, listener)) as Api['on'];
+  const on = ((name: string, listener: (payload: unknown, meta: EventMeta) => void) =>
+    (bridge.on as (n: string, l: (p: unknown, m: EventMeta) => void) => () => void)(
+      name,
+      listener,
+    )) as Api['on'];
   return apiProxy(call, on);
 }

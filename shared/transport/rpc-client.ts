@@ -5,7 +5,7 @@
 // Calls made before the first connection wait for it; calls made while a connection is down fail at once
 // (the UI shows that it is reconnecting); calls in flight when the connection drops fail with
 // `unavailable`.
-import type { Api, EventName, InvokeName } from '../contract.js';
+import type { Api, EventMeta, EventName, InvokeName } from '../contract.js';
 import { ContractError } from '../errors.js';
 import { decodeServerMessage, encodeMessage, WireSizeError, type ClientMessage } from '../wire.js';
 import { apiProxy } from './api-proxy.js';
@@ -29,7 +29,7 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-type Listener = (payload: unknown) => void;
+type Listener = (payload: unknown, meta: EventMeta) => void;
 
 export function createRpcClient(): RpcClient {
   let send: ((text: string) => void) | null = null;
@@ -61,9 +61,10 @@ export function createRpcClient(): RpcClient {
     }
   };
 
-  const call = (channel: InvokeName, payload: unknown): Promise<unknown> =>
+  const call = (channel: InvokeName, payload: unknown, space?: string): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const message: ClientMessage = { t: 'invoke', id: nextId++, channel, payload };
+      if (space !== undefined) message.space = space;
       if (channel === 'app.ready') readySent = true;
       if (state === 'up') transmit(message, { resolve, reject });
       else if (state === 'initial') waiting.push({ message, call: { resolve, reject } });
@@ -75,14 +76,17 @@ export function createRpcClient(): RpcClient {
     let set = listeners.get(name);
     if (!set) listeners.set(name, (set = new Set()));
     // Wrapped so that subscribing the same function twice gives two independent subscriptions.
-    const entry: Listener = (payload) => listener(payload);
+    const entry: Listener = (payload, meta) => listener(payload, meta);
     set.add(entry);
     return () => {
       set.delete(entry);
     };
   };
 
-  const api = apiProxy((channel, payload) => call(channel as InvokeName, payload), on as Api['on']);
+  const api = apiProxy(
+    (channel, payload, space) => call(channel as InvokeName, payload, space),
+    on as Api['on'],
+  );
 
   const client: RpcClient = {
     api,
@@ -117,9 +121,10 @@ export function createRpcClient(): RpcClient {
         return;
       }
       // Only listeners of that name hear it (the server sends the contract's events only).
+      const meta: EventMeta = message.space === undefined ? {} : { space: message.space };
       for (const listener of [...(listeners.get(message.name) ?? [])]) {
         try {
-          listener(message.payload);
+          listener(message.payload, meta);
         } catch (error) {
           client.onProblem?.(`An event listener for ${message.name} failed.`, error);
         }

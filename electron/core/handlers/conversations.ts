@@ -7,7 +7,8 @@ import { searchConversations } from '../conversations/search.js';
 import { summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
-type Domain = DomainHandlers<'conversations'>;
+// The transfers to another space are in transfer.ts.
+type Domain = Omit<DomainHandlers<'conversations'>, 'conversations.moveToSpace'>;
 
 export function createConversationsHandlers(ctx: CoreContext): Domain {
   const store = async () => {

@@ -21,7 +21,8 @@ import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
 import { spaceExportName } from '../spaces/export-name.js';
 
-type Domain = DomainHandlers<'memory'>;
+// The transfers to another space are in transfer.ts.
+type Domain = Omit<DomainHandlers<'memory'>, 'memory.copyToSpace' | 'memory.moveToSpace'>;
 
 const USER: Actor = { kind: 'user' };
 
