@@ -32,7 +32,8 @@ export function SpaceList({
 }: SpaceListProps): ReactElement {
   const ref = useRef<HTMLUListElement>(null);
   useEffect(() => {
-    ref.current?.querySelector<HTMLElement>(`[data-space="${CSS.escape(activeId)}"]`)?.focus();
+    const options = ref.current?.querySelectorAll<HTMLElement>('[role="option"]') ?? [];
+    [...options].find((o) => o.dataset.space === activeId)?.focus();
   }, [activeId]);
 
   const onKeyDown = (e: React.KeyboardEvent): void => {

@@ -83,6 +83,7 @@ export function SpaceSwitcher(): ReactElement {
         ref={buttonRef}
         type="button"
         className="sp-button"
+        aria-label={`Space: ${current.name}`}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-keyshortcuts="Control+Shift+S"
@@ -91,7 +92,6 @@ export function SpaceSwitcher(): ReactElement {
         onClick={() => (open ? hide() : show())}
       >
         <span className="sp-dot" style={{ background: current.colour }} aria-hidden="true" />
-        <span className="visually-hidden">Space: </span>
         <span className="sp-button-name">{current.name}</span>
         <Icon name="chevronDown" size={14} />
       </button>
