@@ -14,7 +14,7 @@ export interface SpacesModel {
 
 const created = '2026-03-01T12:00:00.000Z';
 
-export function addSpaces(backend: ChatBackend): SpacesModel {
+export function addSpaces(backend: Pick<ChatBackend, 'impl' | 'emit'>): SpacesModel {
   let n = 0;
   const model: SpacesModel = {
     spaces: [
