@@ -4,6 +4,8 @@ import { create } from 'zustand';
 import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/spaces';
 import { getApi } from '../../api';
 import { errorMessage } from '../../lib/format';
+import { useChat } from '../../store/chat';
+import { useConversations } from '../../store/conversations';
 import { closeFile, useMemoryStore } from '../../store/memory';
 import { toast } from '../../store/toast';
 
@@ -121,13 +123,33 @@ export async function transferMemoryFile(
   }
 }
 
+/**
+ * The conversation leaves this space: out of the list at once (and out of the chat if it was open); the
+ * toast offers to follow it there.
+ */
 export async function moveConversation(id: string, target: SpaceView): Promise<boolean> {
   try {
     const { conversation } = await getApi()['conversations.moveToSpace']({ id, to: target.id });
-    toast(`Moved “${conversation.title || 'Untitled'}” to “${target.name}”.`, { tone: 'success' });
+    const conversations = useConversations.getState();
+    conversations.setList(conversations.list.filter((c) => c.id !== id));
+    if (useChat.getState().conversationId === id) void useChat.getState().open(null);
+    toast(`Moved “${conversation.title || 'Untitled'}” to “${target.name}”.`, {
+      tone: 'success',
+      action: { label: `Open in ${target.name}`, run: () => openConversationIn(target.id, id) },
+    });
     return true;
   } catch (err) {
     toast(errorMessage(err), { tone: 'error' });
     return false;
   }
+}
+
+/** Opens a conversation of any space (a link, a search hit): switches to its space first if need be. */
+export async function openConversationIn(
+  spaceId: string | undefined,
+  conversationId: string,
+  focus?: string,
+): Promise<void> {
+  if (spaceId && spaceId !== currentSpaceId()) await switchSpace(spaceId);
+  await useChat.getState().open(conversationId, focus ? { focus } : undefined);
 }
