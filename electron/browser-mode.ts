@@ -79,6 +79,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     server = await startWebServer({
       handlers: core.handlers,
       bus: core.bus,
+      spaces: core.spaces,
       rendererDir: dir,
       port: options.port ?? 0,
       logger: core.log,

@@ -4,7 +4,7 @@
 import type { IpcMain, WebContents } from 'electron';
 import type { Handlers } from '../shared/contract.js';
 import type { Logger } from './core/context.js';
-import type { EventSource } from './core/rpc/server.js';
+import type { EventSource, SpaceSource } from './core/rpc/server.js';
 import {
   createIpcServer,
   type IpcMainLike,
@@ -16,6 +16,8 @@ export interface BindIpcOptions {
   ipcMain: IpcMain;
   handlers: Handlers;
   bus: EventSource;
+  /** core.spaces: calls run in the space they name, events go out tagged with theirs. */
+  spaces?: SpaceSource;
   log: Logger;
   /** The URL of the sending top frame: allow only the app's own page (e.g. app://mnemo/...). */
   isAllowedSender: (frameUrl: string | undefined) => boolean;

@@ -10,7 +10,7 @@ import type { Handlers } from '../shared/contract.js';
 import { MAX_MESSAGE_BYTES } from '../shared/wire.js';
 import type { Logger } from './core/context.js';
 import { createBrowserHost, type BrowserHost } from './core/host-browser.js';
-import { RpcServer, type EventSource } from './core/rpc/server.js';
+import { RpcServer, type EventSource, type SpaceSource } from './core/rpc/server.js';
 import { resolveStatic } from './core/transports/http-static.js';
 import { checkHost, checkRequest, newToken, type Verdict } from './core/transports/web-guard.js';
 import { openWireConnection } from './core/transports/wire-connection.js';
@@ -19,6 +19,8 @@ import { contentSecurityPolicy } from './shell/csp.js';
 export interface WebServerOptions {
   handlers: Handlers;
   bus: EventSource;
+  /** core.spaces: calls run in the space they name, events go out tagged with theirs. */
+  spaces?: SpaceSource;
   /** The built renderer (dist/renderer). */
   rendererDir: string;
   /** 0 or omitted: a free port. */
@@ -60,7 +62,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const ownsHost = !options.host && options.uploadDir !== undefined;
   const host =
     options.host ?? (options.uploadDir ? createBrowserHost({ uploadDir: options.uploadDir }) : undefined);
-  const rpc = new RpcServer({ handlers: options.handlers, bus: options.bus, log });
+  const rpc = new RpcServer({ handlers: options.handlers, bus: options.bus, spaces: options.spaces, log });
   let port = 0;
 
   const headers = (extra: Record<string, string | number>): Record<string, string | number> => ({

@@ -76,6 +76,7 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
     ipcMain,
     handlers: core.handlers,
     bus: core.bus,
+    spaces: core.spaces,
     log: core.log,
     isAllowedSender: (frameUrl: string | undefined) => isTrustedSenderUrl(frameUrl),
   });

@@ -4,7 +4,9 @@
 // says it is ready (`app.ready`, or `{t:'ready'}` on the wire) and delivers them in order after that.
 import {
   events,
+  isSpaceFree,
   type CallContext,
+  type EventMeta,
   type EventName,
   type Handlers,
   type InvokeName,
@@ -12,15 +14,27 @@ import {
 import type { Outcome } from '../../../shared/wire.js';
 import type { RpcLogger as Logger } from './logger.js';
 import type { EventListener } from '../events.js';
-import { createDispatcher, type Dispatch, type Override } from './dispatcher.js';
+import { createDispatcher, type Dispatch, type Override, type SpaceRouter } from './dispatcher.js';
 
 export interface EventSource {
   subscribe(listener: EventListener): () => void;
 }
 
+/** Every space's calls and events (core.spaces fits it). */
+export interface SpaceSource extends SpaceRouter {
+  onEvent(listener: (spaceId: string, name: EventName, payload: unknown) => void): () => void;
+}
+
 export interface RpcServerOptions {
+  /** Personal's table (and the space-free channels'). */
   handlers: Handlers;
+  /** Personal's events; not listened to when `spaces` is given (its onEvent has them, tagged). */
   bus: EventSource;
+  /**
+   * Route calls by the space they name and forward every space's events tagged with it (shared/
+   * contract.ts, "Spaces on the wire"). Without it only Personal exists and events carry no space.
+   */
+  spaces?: SpaceSource | undefined;
   log: Logger;
   /** Per client: beyond this many undelivered events the oldest are dropped (runs can be re-attached). */
   maxQueuedEvents?: number;
@@ -29,7 +43,7 @@ export interface RpcServerOptions {
 export interface SessionOptions<S> {
   isAllowed: (sender: S) => boolean;
   /** Sends one event to the client. Only called once the client is ready. */
-  deliver: (name: EventName, payload: unknown) => void;
+  deliver: (name: EventName, payload: unknown, meta: EventMeta) => void;
   /** A prefix for the client id, e.g. 'ws', 'ipc', 'memory'. */
   kind: string;
 }
@@ -45,8 +59,18 @@ export class RpcServer {
   constructor(options: RpcServerOptions) {
     this.log = options.log;
     this.maxQueuedEvents = options.maxQueuedEvents ?? 10_000;
-    this.dispatch = createDispatcher({ handlers: options.handlers, log: options.log });
-    this.unsubscribe = options.bus.subscribe((name, payload) => this.publish(name, payload));
+    this.dispatch = createDispatcher({
+      handlers: options.handlers,
+      spaces: options.spaces,
+      log: options.log,
+    });
+    const spaces = options.spaces;
+    this.unsubscribe = spaces
+      ? spaces.onEvent((spaceId, name, payload) =>
+          // The space-free domains' events are the same for every window: they go out untagged.
+          this.publish(name, payload, isSpaceFree(name) ? {} : { space: spaceId }),
+        )
+      : options.bus.subscribe((name, payload) => this.publish(name, payload, {}));
   }
 
   openSession<S>(options: SessionOptions<S>): RpcSession<S> {
@@ -66,7 +90,7 @@ export class RpcServer {
     for (const session of [...this.sessions]) session.close();
   }
 
-  private publish(name: EventName, payload: unknown): void {
+  private publish(name: EventName, payload: unknown, meta: EventMeta): void {
     const schema = events[name];
     const parsed = schema?.safeParse(payload);
     if (!parsed?.success) {
@@ -76,14 +100,14 @@ export class RpcServer {
       });
       return;
     }
-    for (const session of this.sessions) session.push(name, parsed.data);
+    for (const session of this.sessions) session.push(name, parsed.data, meta);
   }
 }
 
 export class RpcSession<S> {
   private ready = false;
   private closed = false;
-  private queue: Array<{ name: EventName; payload: unknown }> = [];
+  private queue: Array<{ name: EventName; payload: unknown; meta: EventMeta }> = [];
   private dropped = 0;
   private readonly overrides: Partial<Record<InvokeName, Override>>;
 
@@ -106,7 +130,7 @@ export class RpcSession<S> {
     return this.ready;
   }
 
-  invoke(sender: S, channel: unknown, payload: unknown): Promise<Outcome> {
+  invoke(sender: S, channel: unknown, payload: unknown, space?: unknown): Promise<Outcome> {
     if (this.closed) {
       return Promise.resolve({
         ok: false,
@@ -119,6 +143,7 @@ export class RpcSession<S> {
       isAllowed: this.options.isAllowed,
       channel,
       payload,
+      space,
       ctx,
       overrides: this.overrides,
     });
@@ -136,13 +161,13 @@ export class RpcSession<S> {
     this.ready = false;
   }
 
-  push(name: EventName, payload: unknown): void {
+  push(name: EventName, payload: unknown, meta: EventMeta = {}): void {
     if (this.closed) return;
     if (this.ready) {
-      this.deliver(name, payload);
+      this.deliver(name, payload, meta);
       return;
     }
-    this.queue.push({ name, payload });
+    this.queue.push({ name, payload, meta });
     if (this.queue.length > this.server.maxQueuedEvents) {
       this.queue.shift();
       if (this.dropped++ === 0) {
@@ -166,14 +191,14 @@ export class RpcSession<S> {
     while (this.queue.length > 0) {
       const queued = this.queue;
       this.queue = [];
-      for (const { name, payload } of queued) this.deliver(name, payload);
+      for (const { name, payload, meta } of queued) this.deliver(name, payload, meta);
     }
     this.ready = true;
   }
 
-  private deliver(name: EventName, payload: unknown): void {
+  private deliver(name: EventName, payload: unknown, meta: EventMeta): void {
     try {
-      this.options.deliver(name, payload);
+      this.options.deliver(name, payload, meta);
     } catch (error) {
       this.server.log.warn('could not deliver an event', {
         clientId: this.clientId,

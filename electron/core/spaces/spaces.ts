@@ -101,6 +101,29 @@ export class Spaces {
     return opening;
   }
 
+  /**
+   * The space a call names, checked to exist now (another process may have deleted it since it was
+   * opened: its open context is dropped then, never written through into the trash).
+   */
+  async route(id: string): Promise<OpenSpace> {
+    if (id === PERSONAL_ID) return this.root;
+    if (!(await this.registry.get(id))) {
+      const stale = this.opened.get(id);
+      if (stale) {
+        this.opened.delete(id);
+        void stale.then(
+          (s) => s.close(),
+          () => undefined,
+        );
+      }
+      throw new ContractError(
+        'not_found',
+        'That space does not exist any more (it may have been deleted). Switch to another space.',
+      );
+    }
+    return this.open(id);
+  }
+
   isOpen(id: string): boolean {
     return id === PERSONAL_ID || this.opened.has(id);
   }

@@ -10,7 +10,7 @@ export interface IpcRendererLike {
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
 }
 
-type Listener = (payload: unknown) => void;
+type Listener = (payload: unknown, meta: { space?: string }) => void;
 
 export function createBridge(ipcRenderer: IpcRendererLike): Record<string, unknown> {
   // A Map, so no name (`__proto__`, `constructor`) reaches an object's prototype.
@@ -19,11 +19,16 @@ export function createBridge(ipcRenderer: IpcRendererLike): Record<string, unkno
   // One ipcRenderer listener for all events; page listeners never see the IPC event object (it exposes
   // ipcRenderer-like powers through event.sender).
   ipcRenderer.on(IPC_EVENT, (_event, message) => {
-    const { name, payload } = (message ?? {}) as { name?: unknown; payload?: unknown };
+    const { name, payload, space } = (message ?? {}) as {
+      name?: unknown;
+      payload?: unknown;
+      space?: unknown;
+    };
     if (typeof name !== 'string') return;
+    const meta = typeof space === 'string' ? { space } : {};
     for (const listener of [...(listeners.get(name) ?? [])]) {
       try {
-        listener(payload);
+        listener(payload, meta);
       } catch (error) {
         console.error(`A listener for ${name} failed:`, error);
       }
@@ -31,16 +36,20 @@ export function createBridge(ipcRenderer: IpcRendererLike): Record<string, unkno
   });
 
   return {
-    invoke: (channel: unknown, payload: unknown): Promise<unknown> => {
+    invoke: (channel: unknown, payload: unknown, space?: unknown): Promise<unknown> => {
       if (typeof channel !== 'string') return Promise.reject(new TypeError('A channel name is a string.'));
-      return ipcRenderer.invoke(IPC_INVOKE, { channel, payload });
+      // The space is checked on the main side, like everything else about the call.
+      return ipcRenderer.invoke(
+        IPC_INVOKE,
+        space === undefined ? { channel, payload } : { channel, payload, space },
+      );
     },
     on: (name: unknown, listener: unknown): (() => void) => {
       if (typeof name !== 'string') throw new TypeError('An event name is a string.');
       if (typeof listener !== 'function') throw new TypeError('The listener must be a function.');
       let set = listeners.get(name);
       if (!set) listeners.set(name, (set = new Set()));
-      const entry: Listener = (payload) => (listener as Listener)(payload);
+      const entry: Listener = (payload, meta) => (listener as Listener)(payload, meta);
       set.add(entry);
       return () => {
         set.delete(entry);

@@ -9,7 +9,7 @@ import { IPC_EVENT, IPC_INVOKE } from '../../../shared/channel-names.js';
 import type { Handlers } from '../../../shared/contract.js';
 import { MAX_MESSAGE_BYTES, utf8Length, type Outcome } from '../../../shared/wire.js';
 import type { RpcLogger as Logger } from '../rpc/logger.js';
-import { RpcServer, type EventSource, type RpcSession } from '../rpc/server.js';
+import { RpcServer, type EventSource, type RpcSession, type SpaceSource } from '../rpc/server.js';
 
 export interface FrameLike {
   readonly url: string;
@@ -39,6 +39,8 @@ export interface IpcServerOptions {
   ipcMain: IpcMainLike;
   handlers: Handlers;
   bus: EventSource;
+  /** Route calls by their space and tag events with theirs (rpc/server.ts). */
+  spaces?: SpaceSource | undefined;
   log: Logger;
   /** Is this the app's own page? Gets the URL of the sending frame (already known to be a top frame). */
   isAllowedSender: (frameUrl: string | undefined) => boolean;
@@ -63,7 +65,7 @@ interface NavigationDetails {
 
 export function createIpcServer(options: IpcServerOptions): IpcServer {
   const { log } = options;
-  const rpc = new RpcServer({ handlers: options.handlers, bus: options.bus, log });
+  const rpc = new RpcServer({ handlers: options.handlers, bus: options.bus, spaces: options.spaces, log });
   const sessions = new Map<number, RpcSession<IpcSender>>();
 
   // Only the top frame of the app's own page: not a subframe (even one on the app's origin), not a page
@@ -77,8 +79,12 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
     session = rpc.openSession<IpcSender>({
       kind: 'ipc',
       isAllowed,
-      deliver: (name, payload) => {
-        if (!contents.isDestroyed()) contents.send(IPC_EVENT, { name, payload });
+      deliver: (name, payload, meta) => {
+        if (contents.isDestroyed()) return;
+        contents.send(
+          IPC_EVENT,
+          meta.space === undefined ? { name, payload } : { name, payload, space: meta.space },
+        );
       },
     });
     sessions.set(contents.id, session);
@@ -119,7 +125,7 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
     }
     if (typeof message !== 'object' || message === null)
       return refuse('invalid_request', 'Malformed IPC message.');
-    const { channel, payload } = message as { channel?: unknown; payload?: unknown };
+    const { channel, payload, space } = message as { channel?: unknown; payload?: unknown; space?: unknown };
     let size: number;
     try {
       size = utf8Length(JSON.stringify(payload) ?? '');
@@ -136,7 +142,7 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
     if (event.sender.isDestroyed()) {
       return { ok: false, error: { code: 'unavailable', message: 'The window is closing.' } };
     }
-    return sessionFor(event.sender).invoke(sender, channel, payload);
+    return sessionFor(event.sender).invoke(sender, channel, payload, space);
   });
 
   return {

@@ -37,9 +37,13 @@ export function openWireConnection<S>(server: RpcServer, options: WireConnection
   const session = server.openSession<S>({
     kind: options.kind,
     isAllowed: options.isAllowed,
-    deliver: (name, payload) => {
+    deliver: (name, payload, meta) => {
       try {
-        send({ t: 'event', name, payload });
+        send(
+          meta.space === undefined
+            ? { t: 'event', name, payload }
+            : { t: 'event', name, payload, space: meta.space },
+        );
       } catch (error) {
         if (!(error instanceof WireSizeError)) throw error;
         log.error('dropped an event too large to send', { name, bytes: error.bytes });
@@ -96,7 +100,7 @@ export function openWireConnection<S>(server: RpcServer, options: WireConnection
         if (!session.markReady(options.sender)) log.warn('refused ready from a foreign sender');
         return;
       }
-      void session.invoke(options.sender, message.channel, message.payload).then((outcome) => {
+      void session.invoke(options.sender, message.channel, message.payload, message.space).then((outcome) => {
         reply(message.id, outcome);
       });
     },

@@ -53,8 +53,14 @@ describe('the bundled preload', () => {
       received.push(args),
     );
     page.ipcRenderer.deliver(IPC_EVENT, [{ name: 'app.notice', payload: { level: 'info', message: 'hi' } }]);
-    // The listener gets the payload only, never the IPC event object.
-    expect(received).toEqual([[{ level: 'info', message: 'hi' }]]);
+    page.ipcRenderer.deliver(IPC_EVENT, [
+      { name: 'app.notice', payload: { level: 'info', message: 'in a space' }, space: 'personal' },
+    ]);
+    // The listener gets the payload and the space it happened in only, never the IPC event object.
+    expect(received).toEqual([
+      [{ level: 'info', message: 'hi' }, {}],
+      [{ level: 'info', message: 'in a space' }, { space: 'personal' }],
+    ]);
   });
 
   it('forwards a call as {channel, payload} on the one invoke channel', async () => {
@@ -62,6 +68,13 @@ describe('the bundled preload', () => {
     const result = await invoke('settings.get', { x: 1 });
     expect(result).toEqual({ ok: true, value: 'pong' });
     expect(calls.at(-1)).toEqual([{ channel: 'settings.get', payload: { x: 1 } }]);
+    // The space goes beside the payload (shared/contract.ts, "Spaces on the wire"), checked on the main side.
+    await (mnemo.invoke as (c: unknown, r: unknown, s: unknown) => Promise<unknown>)(
+      'memory.list',
+      {},
+      'a1b2c3d4e5f6',
+    );
+    expect(calls.at(-1)).toEqual([{ channel: 'memory.list', payload: {}, space: 'a1b2c3d4e5f6' }]);
     // Only on the one invoke channel, whatever the page passes as a name.
     await expect(invoke({ toString: () => 'mnemo:invoke' }, {})).rejects.toThrow(/is a string/);
   });

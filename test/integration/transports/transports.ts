@@ -44,7 +44,12 @@ export interface Transport {
 export type TransportFactory = (backend: TestBackend) => Promise<Transport>;
 
 export const memoryTransport: TransportFactory = async (backend) => {
-  const server = new RpcServer({ handlers: backend.handlers, bus: backend.core.bus, log: backend.core.log });
+  const server = new RpcServer({
+    handlers: backend.handlers,
+    bus: backend.core.bus,
+    spaces: backend.core.spaces,
+    log: backend.core.log,
+  });
   const connect = (): Promise<Client> => {
     const api = createMemoryPair(server);
     return Promise.resolve({ api, drop: () => api.close() });
@@ -104,6 +109,7 @@ export const webSocketTransport: TransportFactory = async (backend) => {
   const web = await startWebServer({
     handlers: backend.handlers,
     bus: backend.core.bus,
+    spaces: backend.core.spaces,
     rendererDir,
     logger: backend.core.log,
   });
@@ -171,6 +177,7 @@ export const ipcTransport: TransportFactory = async (backend) => {
     ipcMain,
     handlers: backend.handlers,
     bus: backend.core.bus,
+    spaces: backend.core.spaces,
     log: backend.core.log,
     isAllowedSender: isTrustedSenderUrl,
   });
