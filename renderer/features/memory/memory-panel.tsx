@@ -14,6 +14,7 @@ import { StaleReview } from './stale-review';
 import { MemoryTransfer } from './transfer';
 import { useFileDialogs } from './file-dialogs';
 import { SpaceLabel } from '../spaces';
+import { useCurrentSpace } from '../spaces/use-spaces';
 import './memory.css';
 
 export function MemoryPanel(): ReactElement {
@@ -62,6 +63,7 @@ function SearchBox(): ReactElement {
   const [text, setText] = useState(query);
   const input = useRef<HTMLInputElement>(null);
   const focusRequest = useUi((s) => s.focusMemorySearch);
+  const spaceName = useCurrentSpace().name;
 
   useEffect(() => {
     if (focusRequest > 0) input.current?.focus();
@@ -81,7 +83,7 @@ function SearchBox(): ReactElement {
         type="search"
         className="input mp-search__input"
         aria-label="Search memory"
-        placeholder="Search memory"
+        placeholder={`Search memory in ${spaceName}`}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
