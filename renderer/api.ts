@@ -4,9 +4,14 @@
 //   #token=...), reconnecting after a drop;
 // - tests: whatever `setApi` injected (e.g. electron/core/transports/memory-pair.ts).
 // Components never call this directly: the stores do (house style).
+//
+// Every call names the window's current space (renderer/transport/current-space.ts) in its envelope:
+// getApi() is the transport's Api bound to it (shared/contract.ts, "Spaces on the wire"). A test's
+// hand-made Api that cannot carry a space is used as it is (it stands in for one backend).
 import type { Api } from '../shared/contract.js';
 import { ContractError } from '../shared/errors.js';
 import type { BridgeApi } from '../shared/wire.js';
+import { canNameSpace, spaceBound } from '../shared/transport/api-proxy.js';
 import { apiFromBridge } from '../shared/transport/bridge-client.js';
 import {
   createWsTransport,
@@ -16,6 +21,7 @@ import {
   type WebSocketLike,
   type WsTransport,
 } from '../shared/transport/ws-client.js';
+import { currentSpaceId } from './transport/current-space.js';
 import { uploadFile } from './transport/upload.js';
 
 export type { ConnectionStatus };
@@ -56,15 +62,19 @@ function pickTransport(): Api {
 }
 
 export function getApi(): Api {
-  current ??= pickTransport();
+  current ??= inCurrentSpace(pickTransport());
   return current;
+}
+
+function inCurrentSpace(api: Api): Api {
+  return canNameSpace(api) ? spaceBound(api, currentSpaceId) : api;
 }
 
 /** For tests: use this Api (null: pick again on the next getApi). */
 export function setApi(api: Api | null): void {
   ws?.close();
   ws = null;
-  current = api;
+  current = api && inCurrentSpace(api);
 }
 
 /**

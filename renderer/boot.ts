@@ -8,10 +8,12 @@ import { startBridge } from './store/bridge';
 import { useChat } from './store/chat';
 import { useConversations } from './store/conversations';
 import { useSettings } from './store/settings';
+import { loadSpaces, startSpaces } from './store/spaces';
 
 export async function boot(api: Api): Promise<() => void> {
   const stopBridge = startBridge(api);
   const offReconnect = onReconnect(() => {
+    void loadSpaces();
     void useSettings.getState().load();
     void useConversations.getState().refresh();
     void useChat.getState().resync();
@@ -21,6 +23,8 @@ export async function boot(api: Api): Promise<() => void> {
   } catch (err) {
     useSettings.setState({ loadError: errorMessage(err) });
   }
+  // The window's space first: everything loaded next is that space's.
+  await startSpaces();
   await useSettings.getState().load();
   await Promise.all([useConversations.getState().refresh(), useChat.getState().restore()]);
   return () => {

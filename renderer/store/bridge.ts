@@ -7,8 +7,14 @@
 //
 // Run events (`chat.event`) have one subscriber, here: batched per animation frame and handed, in order,
 // to the chat and to every slice that registered with `onRunEvents` (the Activity and Context tabs).
+//
+// Spaces: every event arrives tagged with the space it happened in (shared/contract.ts, "Spaces on the
+// wire"). Binders get an Api whose `on` passes only the window's current space's events (and the untagged,
+// space-free ones), so no slice can apply another space's changes. The few facts about other spaces a
+// window wants (their conversation counts, a settings change to re-read) are taken here.
 import type { RunEvent } from '../../shared/channels/chat';
-import type { Api } from '../../shared/contract';
+import type { Api, EventMeta } from '../../shared/contract';
+import { currentSpaceId } from '../transport/current-space';
 import { useChat } from './chat';
 import { useConversations } from './conversations';
 import { useSettings } from './settings';
@@ -38,12 +44,35 @@ export function registerBinder(name: string, binder: Binder): void {
   if (current) bound.set(name, binder(current));
 }
 
+/** Is this event the current space's (or space-free)? Checked when it arrives. */
+export function isHere(meta: EventMeta | undefined): boolean {
+  return meta?.space === undefined || meta.space === currentSpaceId();
+}
+
+/** The same Api, its `on` passing only the current space's events. */
+export function hereOnly(api: Api): Api {
+  const on = ((name: Parameters<Api['on']>[0], listener: (payload: unknown, meta: EventMeta) => void) =>
+    (api.on as (n: string, l: (p: unknown, m: EventMeta) => void) => () => void)(name, (payload, meta) => {
+      if (isHere(meta)) listener(payload, meta);
+    })) as Api['on'];
+  return new Proxy(api, { get: (target, key) => (key === 'on' ? on : Reflect.get(target, key)) });
+}
+
+let runBatcher: { flush: () => void } | null = null;
+
+/** Hands out the batched run events at once (before the window switches space). */
+export function flushRunEvents(): void {
+  runBatcher?.flush();
+}
+
 /** Subscribe every slice to the backend's events. Returns the function that undoes it. */
 export function startBridge(api: Api): () => void {
   stopBridge();
-  current = api;
-  bound.set('core', bindCore(api));
-  for (const [name, binder] of binders) if (name !== 'core') bound.set(name, binder(api));
+  const here = hereOnly(api);
+  current = here;
+  bound.set('core', bindCore(here));
+  bound.set('spaces', bindOtherSpaces(api));
+  for (const [name, binder] of binders) if (name !== 'core') bound.set(name, binder(here));
   return stopBridge;
 }
 
@@ -51,10 +80,32 @@ function stopBridge(): void {
   for (const off of bound.values()) off();
   bound.clear();
   current = null;
+  runBatcher = null;
+}
+
+/** What a window takes from other spaces' events: nothing of their content, only that they changed. */
+function bindOtherSpaces(api: Api): () => void {
+  const offs = [
+    api.on('settings.changed', (_view, meta) => {
+      // The global settings (model, theme, key) may have changed there: read this space's view again.
+      if (!isHere(meta)) void useSettings.getState().load();
+    }),
+    api.on('conversations.changed', ({ conversations }, meta) => {
+      if (meta.space !== undefined) conversationCount?.(meta.space, conversations.length);
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}
+
+/** Set by the spaces slice: a space's conversation count changed (the switcher's list). */
+let conversationCount: ((space: string, conversations: number) => void) | undefined;
+export function onConversationCount(listener: (space: string, conversations: number) => void): void {
+  conversationCount = listener;
 }
 
 function bindCore(api: Api): () => void {
   const batcher = createFrameBatcher<RunEvent>(routeRunEvents);
+  runBatcher = batcher;
   const offs = [
     api.on('chat.event', batcher.push),
     api.on('memory.changed', (change) => {

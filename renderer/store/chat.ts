@@ -5,8 +5,10 @@
 // window attaches after it; a run this window starts is attached from its first event.
 import { create } from 'zustand';
 import type { RunEvent } from '../../shared/channels/chat';
+import { PERSONAL_SPACE_ID } from '../../shared/channels/spaces';
 import type { EventPayload } from '../../shared/contract';
 import { getApi } from '../api';
+import { currentSpaceId } from '../transport/current-space';
 import { errorMessage } from '../lib/format';
 import {
   applyRunEvents,
@@ -21,7 +23,11 @@ import { toast } from './toast';
 export type { ChatItem } from './chat-items';
 
 const CONVERSATION_KEY = 'mnemo.conversation';
-const LAST_CONVERSATION_KEY = 'mnemo.lastConversation';
+/** The last conversation of any window, per space (Personal's key is the one from before spaces). */
+const lastConversationKey = (): string => {
+  const space = currentSpaceId();
+  return space === PERSONAL_SPACE_ID ? 'mnemo.lastConversation' : `mnemo.lastConversation.${space}`;
+};
 
 interface ChatState extends ChatModel {
   conversationId: string | null;
@@ -171,7 +177,7 @@ export const useChat = create<ChatState>()((set, get) => {
       let conversationId: string | null;
       try {
         conversationId =
-          sessionStorage.getItem(CONVERSATION_KEY) ?? localStorage.getItem(LAST_CONVERSATION_KEY) ?? null;
+          sessionStorage.getItem(CONVERSATION_KEY) ?? localStorage.getItem(lastConversationKey()) ?? null;
       } catch {
         conversationId = null;
       }
@@ -365,7 +371,7 @@ function rememberConversation(id: string | null): void {
       sessionStorage.removeItem(CONVERSATION_KEY);
     } else {
       sessionStorage.setItem(CONVERSATION_KEY, id);
-      localStorage.setItem(LAST_CONVERSATION_KEY, id);
+      localStorage.setItem(lastConversationKey(), id);
     }
   } catch {
     // Storage disabled: the window just opens a new chat after a reload.

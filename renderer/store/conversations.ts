@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type { ConversationSummary } from '../../shared/channels/conversations';
 import { getApi } from '../api';
+import { currentSpaceId } from '../transport/current-space';
 import { errorMessage } from '../lib/format';
 import { useChat } from './chat';
 import { toast } from './toast';
@@ -49,8 +50,11 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
   hidden: new Set(),
 
   async refresh() {
+    const space = currentSpaceId();
     try {
       const res = await getApi()['conversations.list']({});
+      // The window switched space meanwhile: that list is not this space's.
+      if (space !== currentSpaceId()) return;
       get().setList(res.conversations);
     } catch (err) {
       set({ loaded: true });

@@ -8,8 +8,8 @@ import { type Api, isEventName, isInvokeName } from '../contract.js';
 
 export type GenericCall = (channel: string, payload: unknown, space?: string) => Promise<unknown>;
 
-/** The generic call behind an Api made here: how spaceBound names the space without a second transport. */
-const CALL = Symbol.for('mnemo.api.call');
+/** The generic call behind each Api made here: how spaceBound names the space without a second transport. */
+const calls = new WeakMap<object, GenericCall>();
 
 export function apiProxy(call: GenericCall, on: Api['on']): Api {
   const functions = new Map<string, (payload: unknown) => Promise<unknown>>();
@@ -18,7 +18,7 @@ export function apiProxy(call: GenericCall, on: Api['on']): Api {
     return (on as (n: unknown, l: unknown) => () => void)(name, listener);
   }) as Api['on'];
   // Properties set on the object (`on`, a transport's own extras such as `close`) come first.
-  return new Proxy({ on: checkedOn, [CALL]: call } as Record<string | symbol, unknown>, {
+  const api = new Proxy({ on: checkedOn } as Record<string | symbol, unknown>, {
     get(target, name) {
       if (Reflect.has(target, name)) return Reflect.get(target, name);
       if (!isInvokeName(name)) return undefined;
@@ -28,11 +28,13 @@ export function apiProxy(call: GenericCall, on: Api['on']): Api {
     },
     has: (target, name) => Reflect.has(target, name) || isInvokeName(name),
   }) as unknown as Api;
+  calls.set(api, call);
+  return api;
 }
 
 /** Can this Api name a space (was it made by one of our transports)? */
 export function canNameSpace(api: Api): boolean {
-  return typeof (api as unknown as Record<symbol, unknown>)[CALL] === 'function';
+  return calls.has(api);
 }
 
 /**
@@ -41,8 +43,8 @@ export function canNameSpace(api: Api): boolean {
  * renderer's bridge decides.
  */
 export function spaceBound(api: Api, space: () => string): Api {
-  const call = (api as unknown as Record<symbol, unknown>)[CALL] as GenericCall | undefined;
-  if (typeof call !== 'function') {
+  const call = calls.get(api);
+  if (!call) {
     throw new TypeError('This Api cannot name a space: it was not made by a Mnemo transport.');
   }
   return apiProxy((channel, payload) => call(channel, payload, space()), api.on);
