@@ -3,7 +3,16 @@
 // restorable by id, counts with every list, `spaces.changed` after each change).
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces';
 import { ContractError } from '../../shared/errors';
+import { resetSpacesStore } from '../../renderer/store/spaces';
+import { reloadCurrentSpaceId } from '../../renderer/transport/current-space';
 import type { ChatBackend } from './chat-backend';
+
+/** The window as a new page finds it: in Personal, no list loaded. */
+export function resetSpaces(): void {
+  sessionStorage.clear();
+  reloadCurrentSpaceId();
+  resetSpacesStore();
+}
 
 export interface SpacesModel {
   spaces: SpaceListed[];

@@ -4,14 +4,16 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/api';
+import { currentSpaceId } from '../../renderer/transport/current-space';
 import { App } from '../../renderer/app';
 import { boot } from '../../renderer/boot';
 import { requestOpenConversation } from '../../renderer/features/memory/navigate';
-import { refreshCounts, switchSpace } from '../../renderer/features/spaces/use-spaces';
+import { refreshCounts } from '../../renderer/features/spaces/use-spaces';
 import { useChat } from '../../renderer/store/chat';
 import { useConversations } from '../../renderer/store/conversations';
 import { useSettings } from '../../renderer/store/settings';
 import { useToasts } from '../../renderer/store/toast';
+import { resetSpaces } from './spaces-backend';
 import { createChatBackend, type ChatBackend } from './chat-backend';
 import { installLayoutShim } from './layout-shim';
 import { addSpaces, type SpacesModel } from './spaces-backend';
@@ -45,7 +47,7 @@ beforeEach(async () => {
   useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
   useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
   useToasts.setState({ toasts: [] });
-  await switchSpace('personal');
+  resetSpaces();
 });
 afterEach(() => {
   cleanup();
@@ -66,9 +68,18 @@ describe('conversations in spaces', () => {
     seed('c1', 'Quarterly plan');
     seed('c2', 'Garden');
     const work = spaces.seed('Work', '#16a34a');
-    backend.impl['conversations.moveToSpace'] = (req) => ({
-      conversation: backend.conversations.get(req.id)!.summary,
+    // Which space each conversation is in; the list answers the window's current space (what the call's
+    // envelope would name), as the backend's routing does.
+    const spaceOf = new Map<string, string>();
+    backend.impl['conversations.list'] = () => ({
+      conversations: [...backend.conversations.values()]
+        .map((c) => c.summary)
+        .filter((c) => (spaceOf.get(c.id) ?? 'personal') === currentSpaceId()),
     });
+    backend.impl['conversations.moveToSpace'] = (req) => {
+      spaceOf.set(req.id, req.to);
+      return { conversation: backend.conversations.get(req.id)!.summary };
+    };
     const nav = await start();
     const row = await within(nav).findByRole('button', { name: /^Quarterly plan/ });
     expect(row.getAttribute('style')).toContain('#6b7280');
@@ -91,6 +102,8 @@ describe('conversations in spaces', () => {
     fireEvent.click(within(toast).getByRole('button', { name: 'Open in Work' }));
     await screen.findByRole('button', { name: 'Space: Work' });
     await waitFor(() => expect(useChat.getState().conversationId).toBe('c1'));
+    await within(nav).findByRole('button', { name: /^Quarterly plan/ });
+    expect(within(nav).queryByRole('button', { name: /^Garden/ })).toBeNull();
   });
 
   it('switches to a conversation’s space when a link opens it from another space', async () => {

@@ -12,6 +12,7 @@ import { useSettings } from '../../renderer/store/settings';
 import { useToasts } from '../../renderer/store/toast';
 import { useUi } from '../../renderer/store/ui';
 import { switchSpace } from '../../renderer/features/spaces/use-spaces';
+import { resetSpaces } from './spaces-backend';
 import { createChatBackend, type ChatBackend } from './chat-backend';
 import { installLayoutShim } from './layout-shim';
 import { addSpaces, type SpacesModel } from './spaces-backend';
@@ -38,7 +39,7 @@ beforeEach(async () => {
   useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
   useToasts.setState({ toasts: [] });
   useUi.setState({ settingsOpen: false, helpOpen: false });
-  await switchSpace('personal');
+  resetSpaces();
 });
 afterEach(() => {
   cleanup();

@@ -10,6 +10,7 @@ import { resetHost } from '../../renderer/features/memory/host';
 import { refreshCounts, switchSpace } from '../../renderer/features/spaces/use-spaces';
 import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
 import { useToasts } from '../../renderer/store/toast';
+import { resetSpaces } from './spaces-backend';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 import { addSpaces, type SpacesModel } from './spaces-backend';
 
@@ -22,7 +23,7 @@ async function setup(): Promise<HTMLElement> {
   spaces = addSpaces(backend);
   setApi(backend.api);
   unbind = bindMemoryEvents(backend.api);
-  await act(() => switchSpace('personal'));
+  resetSpaces();
   render(
     <>
       <MemoryPanel />

@@ -1,93 +1,86 @@
-// What the spaces feature reads and does. TEMPORARY local slice (list/current/switchSpace) until the
-// window's spaces store (renderer/store/spaces.ts) lands; the actions below are this feature's.
-import { create } from 'zustand';
+// What the spaces feature reads from the spaces slice (renderer/store/spaces.ts), and the actions it adds
+// around the slice's: the toasts, the Undo of a delete, following a moved conversation. Components read
+// and act through here only; the slice talks to the backend.
 import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/spaces';
-import { getApi } from '../../api';
 import { errorMessage } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { useConversations } from '../../store/conversations';
-import { closeFile, useMemoryStore } from '../../store/memory';
+import { closeFile, exportMemory, useMemoryStore } from '../../store/memory';
+import {
+  createSpace as create,
+  deleteSpace as remove,
+  loadSpaces,
+  moveConversationToSpace,
+  recolourSpace,
+  renameSpace,
+  restoreSpace,
+  switchSpace as switchTo,
+  transferMemoryFile as transfer,
+  useSpaces,
+} from '../../store/spaces';
+import { startDownload } from '../../api';
 import { toast } from '../../store/toast';
 
 export const PERSONAL_ID = PERSONAL_SPACE_ID;
 
-/** A space as the switcher shows it; the counts come with the list (absent until it has been listed). */
-export interface SpaceView {
-  id: string;
-  name: string;
-  colour: string;
-  conversations?: number | undefined;
-  memoryFiles?: number | undefined;
+/** A space as the switcher shows it, counts included. */
+export type SpaceView = Pick<SpaceListed, 'id' | 'name' | 'colour'> &
+  Partial<Pick<SpaceListed, 'conversations' | 'memoryFiles'>>;
+
+const GREY = '#6b7280';
+const EMPTY: SpaceListed[] = [];
+
+export function useSpaceList(): SpaceListed[] {
+  return useSpaces((s) => (s.loaded ? s.list : EMPTY));
 }
 
-interface State {
-  list: SpaceView[];
-  current: string;
-}
-const PERSONAL: SpaceView = { id: PERSONAL_ID, name: 'Personal', colour: '#6b7280' };
-const useStore = create<State>()(() => ({ list: [PERSONAL], current: PERSONAL_ID }));
-
-export function useSpaceList(): SpaceView[] {
-  return useStore((s) => s.list);
-}
+/** The window's space; before the list has loaded, a placeholder with its id (Personal by name). */
 export function useCurrentSpace(): SpaceView {
-  return useStore((s) => s.list.find((x) => x.id === s.current) ?? PERSONAL);
-}
-export function currentSpaceId(): string {
-  return useStore.getState().current;
-}
-export async function switchSpace(id: string): Promise<void> {
-  useStore.setState({ current: id });
+  const found = useSpaces((s) => s.list.find((x) => x.id === s.current));
+  const current = useSpaces((s) => s.current);
+  return found ?? { id: current, name: current === PERSONAL_ID ? 'Personal' : '…', colour: GREY };
 }
 
-function setListed(spaces: SpaceListed[]): void {
-  useStore.setState({ list: spaces });
+export function currentSpaceId(): string {
+  return useSpaces.getState().current;
+}
+
+export function switchSpace(id: string): Promise<void> {
+  return switchTo(id);
 }
 
 /** The list with fresh counts (the switcher asks each time it opens). */
-export async function refreshCounts(): Promise<void> {
-  try {
-    setListed((await getApi()['spaces.list']({})).spaces);
-  } catch (err) {
-    toast(`Could not list the spaces: ${errorMessage(err)}`, { tone: 'error' });
-  }
+export function refreshCounts(): Promise<void> {
+  return loadSpaces();
 }
 
 export async function createSpace(input: { name: string; colour: string }): Promise<SpaceView> {
-  const { space } = await getApi()['spaces.create'](input);
-  await refreshCounts();
-  return space;
+  return create(input.name, input.colour);
 }
 
 export async function updateSpace(id: string, patch: { name?: string; colour?: string }): Promise<void> {
-  const api = getApi();
-  if (patch.name !== undefined) await api['spaces.rename']({ id, name: patch.name });
-  if (patch.colour !== undefined) await api['spaces.recolour']({ id, colour: patch.colour });
-  await refreshCounts();
+  if (patch.name !== undefined) await renameSpace(id, patch.name);
+  if (patch.colour !== undefined) await recolourSpace(id, patch.colour);
 }
 
 const UNDO_MS = 30_000;
 
 /** To the trash, then an Undo toast (restore) for a while. Deleting the current space goes to Personal. */
 export async function deleteSpace(id: string): Promise<boolean> {
-  const api = getApi();
-  const name = useStore.getState().list.find((s) => s.id === id)?.name ?? 'the space';
+  const name = useSpaces.getState().list.find((s) => s.id === id)?.name ?? 'the space';
   try {
-    await api['spaces.delete']({ id });
+    await remove(id);
   } catch (err) {
     toast(`Could not delete “${name}”: ${errorMessage(err)}`, { tone: 'error' });
     return false;
   }
-  if (currentSpaceId() === id) await switchSpace(PERSONAL_ID);
-  await refreshCounts();
   toast(`Deleted space “${name}”.`, {
     timeoutMs: UNDO_MS,
     action: {
       label: 'Undo',
       run: async () => {
         try {
-          await api['spaces.restore']({ id });
-          await refreshCounts();
+          await restoreSpace(id);
           toast(`Restored space “${name}”.`, { tone: 'success' });
         } catch (err) {
           toast(`Could not restore “${name}”: ${errorMessage(err)}`, { tone: 'error' });
@@ -98,9 +91,21 @@ export async function deleteSpace(id: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * "Export first": the space's memory export (a zip named after it). The export is of the window's space,
+ * so another space is switched to first.
+ */
 export async function exportSpace(id: string): Promise<void> {
-  void id;
-  await getApi()['memory.export']({});
+  try {
+    if (id !== currentSpaceId()) await switchTo(id);
+    const res = await exportMemory(false);
+    if (res.downloadUrl) {
+      startDownload(res.downloadUrl);
+      toast(`Downloading ${res.fileName ?? 'the export'}`, { tone: 'success' });
+    } else if (res.saved) toast(`Saved ${res.fileName ?? 'the export'}`, { tone: 'success' });
+  } catch (err) {
+    toast(`Export failed: ${errorMessage(err)}`, { tone: 'error' });
+  }
 }
 
 export async function transferMemoryFile(
@@ -109,11 +114,8 @@ export async function transferMemoryFile(
   target: SpaceView,
 ): Promise<boolean> {
   try {
-    const res = await getApi()[mode === 'copy' ? 'memory.copyToSpace' : 'memory.moveToSpace']({
-      path,
-      to: target.id,
-    });
-    const as = res.path === path ? '' : ` as ${res.path}`;
+    const landed = await transfer(path, target.id, mode === 'move');
+    const as = landed === path ? '' : ` as ${landed}`;
     toast(`${mode === 'copy' ? 'Copied' : 'Moved'} ${path} to “${target.name}”${as}.`, { tone: 'success' });
     if (mode === 'move' && useMemoryStore.getState().selected === path) closeFile();
     return true;
@@ -123,17 +125,12 @@ export async function transferMemoryFile(
   }
 }
 
-/**
- * The conversation leaves this space: out of the list at once (and out of the chat if it was open); the
- * toast offers to follow it there.
- */
+/** The conversation leaves this space (and the chat, if open); the toast offers to follow it there. */
 export async function moveConversation(id: string, target: SpaceView): Promise<boolean> {
+  const title = useConversations.getState().list.find((c) => c.id === id)?.title || 'Untitled';
   try {
-    const { conversation } = await getApi()['conversations.moveToSpace']({ id, to: target.id });
-    const conversations = useConversations.getState();
-    conversations.setList(conversations.list.filter((c) => c.id !== id));
-    if (useChat.getState().conversationId === id) void useChat.getState().open(null);
-    toast(`Moved “${conversation.title || 'Untitled'}” to “${target.name}”.`, {
+    await moveConversationToSpace(id, target.id);
+    toast(`Moved “${title}” to “${target.name}”.`, {
       tone: 'success',
       action: { label: `Open in ${target.name}`, run: () => openConversationIn(target.id, id) },
     });
@@ -150,6 +147,10 @@ export async function openConversationIn(
   conversationId: string,
   focus?: string,
 ): Promise<void> {
-  if (spaceId && spaceId !== currentSpaceId()) await switchSpace(spaceId);
+  if (spaceId && spaceId !== currentSpaceId()) {
+    await switchTo(spaceId, { conversationId });
+    if (focus) useChat.getState().focusMessage(focus);
+    return;
+  }
   await useChat.getState().open(conversationId, focus ? { focus } : undefined);
 }
