@@ -1,0 +1,109 @@
+// Spaces in the window, end to end (issue 15, "The window"): the built renderer in Chromium against the
+// real browser-mode server on a temp data dir and the fake Anthropic API. A new space starts empty; what
+// is remembered there stays there (checked on disk too); deleting it needs its name and can be undone; a
+// memory file can be copied to another space. axe checks the switcher and its dialogs.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
+import { MemoryPanelPage } from './memory-page.js';
+import { expectNoSeriousViolations } from './support/axe.js';
+import { useE2EApp } from './support/e2e-app.js';
+import { ChatPage } from './support/pages/chat-page.js';
+import { ShellPage } from './support/pages/shell-page.js';
+import { SpacesPage } from './support/pages/spaces-page.js';
+import { screenshot } from './support/screenshots.js';
+
+const e2e = useE2EApp();
+const poll = { timeout: 20_000, interval: 50 };
+
+/** The folder of the (only) space other than Personal, by its space.json name. */
+function spaceFolder(name: string): string | undefined {
+  const root = path.join(e2e.app.dataDir, 'spaces');
+  if (!existsSync(root)) return undefined;
+  for (const id of readdirSync(root)) {
+    const file = path.join(root, id, 'space.json');
+    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name: string }).name === name) {
+      return path.join(root, id);
+    }
+  }
+  return undefined;
+}
+
+describe('spaces in the window', () => {
+  it('keeps what is remembered in a space inside it; deletes with the typed name and undoes', async () => {
+    const { page, pageErrors } = await e2e.open();
+    const shell = new ShellPage(page);
+    const chat = new ChatPage(page);
+    const panel = new MemoryPanelPage(page);
+    const spaces = new SpacesPage(page);
+    await shell.ready();
+
+    // Personal has a conversation and a file of its own.
+    e2e.fake.enqueue(
+      toolUse({
+        name: 'memory',
+        input: { command: 'create', path: '/memories/home.md', file_text: '# Home\n\n- Water the ferns\n' },
+      }),
+      text('Noted, ferns.'),
+    );
+    await chat.send('Remember to water the ferns.');
+    await panel.file('/memories/home.md').waitFor({ timeout: 20_000 });
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Noted, ferns');
+
+    await spaces.openList();
+    await expectNoSeriousViolations(page, 'space switcher open');
+    await screenshot(page, 'spaces-switcher');
+    await spaces.create('Work', 'Green');
+    await expect.poll(() => spaces.switcher('Work').getAttribute('style'), poll).toContain('#16a34a');
+    // A new space: no conversations, nothing remembered; the views say which space they show.
+    await panel.memory.getByText('Nothing remembered yet').waitFor();
+    await shell.sidebar.getByText('No conversations yet').waitFor();
+    expect(await panel.memory.innerText()).toContain('Work');
+    expect(await panel.file('/memories/home.md').count()).toBe(0);
+
+    e2e.fake.enqueue(
+      toolUse({
+        name: 'memory',
+        input: { command: 'create', path: '/memories/work.md', file_text: '# Work\n\n- Standup at 9:30\n' },
+      }),
+      text('Noted, standup.'),
+    );
+    await chat.send('Remember the standup is at 9:30.');
+    await panel.file('/memories/work.md').waitFor({ timeout: 20_000 });
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Noted, standup');
+    const workDir = spaceFolder('Work');
+    expect(workDir).toBeDefined();
+    expect(readFileSync(path.join(workDir!, 'memories', 'work.md'), 'utf8')).toContain('Standup at 9:30');
+    expect(existsSync(path.join(e2e.app.dataDir, 'memories', 'work.md'))).toBe(false);
+
+    // Back in Personal: nothing of Work shows.
+    await spaces.switchTo('Personal');
+    await panel.file('/memories/home.md').waitFor();
+    expect(await panel.file('/memories/work.md').count()).toBe(0);
+    await shell.sidebar.getByText(/ferns/i).first().waitFor();
+    await expect.poll(() => shell.sidebar.getByText(/standup/i).count(), poll).toBe(0);
+
+    // Delete Work: the name must be typed; Undo brings it back.
+    const dialog = await spaces.startDelete('Work');
+    await expectNoSeriousViolations(page, 'delete space dialog');
+    const confirm = dialog.getByRole('button', { name: 'Delete space', exact: true });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Type Work to confirm' }).fill('Work');
+    await confirm.click();
+    await spaces.switcher('Personal').waitFor();
+    await expect.poll(() => existsSync(workDir!), poll).toBe(false);
+    await panel.file('/memories/home.md').waitFor();
+    expect(await panel.file('/memories/work.md').count()).toBe(0);
+    await panel.toast('Deleted space “Work”.').getByRole('button', { name: 'Undo' }).click();
+    await panel.toast('Restored space “Work”.').waitFor();
+    await expect.poll(() => existsSync(path.join(workDir!, 'memories', 'work.md')), poll).toBe(true);
+    await spaces.switchTo('Work');
+    await panel.file('/memories/work.md').waitFor();
+    await shell.sidebar
+      .getByText(/standup/i)
+      .first()
+      .waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+});
