@@ -27,6 +27,8 @@ export function toPublicEntry(k: Kernel, r: JournalRecord): JournalEntry {
   if (r.conversationTitle) e.conversationTitle = r.conversationTitle;
   if (r.toolUseId) e.toolUseId = r.toolUseId;
   if (r.messageId) e.messageId = r.messageId;
+  if (r.fromSpace) e.fromSpace = { id: r.fromSpace.id, name: r.fromSpace.name };
+  if (r.toSpace) e.toSpace = { id: r.toSpace.id, name: r.toSpace.name };
   return e;
 }
 

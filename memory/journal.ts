@@ -6,7 +6,7 @@
 import { constants, promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_MODE, fsyncDir } from './fs-safe.js';
-import type { ActorKind } from './types.js';
+import type { ActorKind, SpaceRef } from './types.js';
 
 export interface JournalRecord {
   id: string;
@@ -17,6 +17,8 @@ export interface JournalRecord {
   conversationTitle?: string;
   toolUseId?: string;
   messageId?: string;
+  fromSpace?: SpaceRef;
+  toSpace?: SpaceRef;
   command: string;
   path: string;
   newPath?: string;

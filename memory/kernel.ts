@@ -278,6 +278,10 @@ export class Kernel {
       if (actor.messageId) rec.messageId = actor.messageId;
       if (actor.conversationTitle) rec.conversationTitle = actor.conversationTitle;
     }
+    if (actor.kind === 'user') {
+      if (actor.fromSpace) rec.fromSpace = { id: actor.fromSpace.id, name: actor.fromSpace.name };
+      if (actor.toSpace) rec.toSpace = { id: actor.toSpace.id, name: actor.toSpace.name };
+    }
     return rec;
   }
 

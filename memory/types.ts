@@ -33,6 +33,15 @@ export interface JournalEntry {
   toolUseId?: string;
   messageId?: string;
   revertible: boolean;
+  /** A copy or move between spaces (issue 15): the other space, as it was named then. */
+  fromSpace?: SpaceRef;
+  toSpace?: SpaceRef;
+}
+
+/** Another space, as a journal entry names it. */
+export interface SpaceRef {
+  id: string;
+  name: string;
 }
 
 /** Who made a change. The agent's changes carry the ids needed to show provenance in the panel. */
@@ -44,7 +53,13 @@ export type Actor =
       messageId?: string;
       conversationTitle?: string;
     }
-  | { kind: 'user' }
+  | {
+      kind: 'user';
+      /** Set by "Copy/Move to space…": the file came from that space (its create here). */
+      fromSpace?: SpaceRef;
+      /** Set by "Move to space…": the file went to that space (its delete here). */
+      toSpace?: SpaceRef;
+    }
   | { kind: 'external' }
   | { kind: 'import' }
   | { kind: 'system' };

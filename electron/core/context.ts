@@ -52,8 +52,8 @@ export interface SpacesLink {
   delete(id: string): Promise<TrashedSpaceInfo>;
   trashed(): Promise<TrashedSpaceInfo[]>;
   restore(id: string): Promise<SpaceInfo>;
-  /** Another space's context (opened on first use); refuses a space that does not exist. */
-  open(id: string): Promise<{ id: string; ctx: CoreContext }>;
+  /** Another space's context (opened on first use), checked to exist now; refuses one that does not. */
+  route(id: string): Promise<{ id: string; ctx: CoreContext }>;
 }
 
 export interface CoreContext {

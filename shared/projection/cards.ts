@@ -50,6 +50,15 @@ export const cardFact = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('turn_limit'), turns: z.number().int() }),
   /** The reply reached the output limit in the middle of a tool call. */
   z.object({ kind: z.literal('interrupted') }),
+  /**
+   * The conversation was moved to another space (issue 15): from here on its turns read and write that
+   * space's memory (given again before the next reply). Names as they were at the move.
+   */
+  z.object({
+    kind: z.literal('moved_space'),
+    from: z.object({ id: z.string(), name: z.string() }),
+    to: z.object({ id: z.string(), name: z.string() }),
+  }),
   /** Memory changed by other hands; the note the model was given. */
   z.object({ kind: z.literal('memory_changed'), note: z.string() }),
   z.object({ kind: z.literal('error'), errorKind: z.string(), message: z.string(), retryable: z.boolean() }),
@@ -125,6 +134,8 @@ export function cardLabel(fact: LabelledCard): string {
       return INTERRUPTED_LABEL;
     case 'memory_changed':
       return MEMORY_CHANGED_LABEL;
+    case 'moved_space':
+      return `Moved from ${fact.from.name} to ${fact.to.name}. From here on the assistant uses the memory of ${fact.to.name}.`;
   }
 }
 

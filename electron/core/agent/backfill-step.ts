@@ -82,10 +82,35 @@ async function give(s: LoopSession, backfill: Backfill, extra: string | null): P
   });
 }
 
-/** Before the first reply of a conversation with memory on. */
+/** Moved to another space since the memory was last given (or since it started)? */
+export function movedSinceBackfill(st: ReturnType<typeof state>): boolean {
+  let moved = -1;
+  let given = -1;
+  st.entries.forEach((entry, i) => {
+    if (entry.type === 'event' && entry.record.card?.kind === 'moved_space') moved = i;
+    if (entry.type === 'msg' && entry.record.kind === 'backfill') given = i;
+  });
+  return moved > given;
+}
+
+const MOVED_NOTE =
+  'This conversation was moved to another space: /memories now holds that space’s memory (above). ' +
+  'Earlier views of /memories in this conversation show a memory that is no longer available here.';
+
+/**
+ * Before the first reply of a conversation with memory on, and before the first reply after it moved to
+ * another space (its memory is then that space's: given anew, with a note on why).
+ */
 export async function ensureBackfill(s: LoopSession): Promise<void> {
   const st = state(s);
   if (!st.meta.memory || !s.memory) return;
+  if (movedSinceBackfill(st)) {
+    const backfill = await loadBackfill(s);
+    if (!backfill) return;
+    await give(s, backfill, MOVED_NOTE);
+    await showBackfill(s, backfill);
+    return;
+  }
   if (st.messages.some((m) => m.kind === 'backfill') || st.compactions.length > 0) return;
   if (st.messages.some((m) => m.kind === 'assistant')) return;
   const backfill = await loadBackfill(s);

@@ -326,6 +326,56 @@ export class ConversationStore {
     return live || onDisk;
   }
 
+  /**
+   * Moves the conversation to another store's folder (another space), `records` appended first; it is then
+   * no longer this store's (the other one takes it up with `adopt`). Under its lock, and refused while a
+   * run anywhere holds it; the file moves by one rename, so a crash leaves it in one folder or the other.
+   */
+  async moveTo(id: string, targetDir: string, records: ConversationRecord[]): Promise<void> {
+    this.get(id);
+    if (this.leases.has(id)) throw busy();
+    const target = path.join(targetDir, `${id}.jsonl`);
+    await this.locked(id, async () => {
+      await this.writer(id).append(records);
+      await fs.mkdir(targetDir, { recursive: true, mode: 0o700 });
+      if (
+        await fs.stat(target).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        throw new ContractError('conflict', 'That space already has a conversation with this id.');
+      }
+      const writer = this.writers.get(id);
+      this.writers.delete(id);
+      await writer?.close();
+      await fs.rename(this.fileOf(id), target);
+      this.byId.delete(id);
+      this.tails.delete(id);
+    });
+    this.changed();
+  }
+
+  /** Takes up a conversation another store moved into this folder (moveTo). */
+  async adopt(id: string): Promise<ConversationState> {
+    await this.init(); // a first load finds it anyway
+    if (!this.byId.has(id) && ID.test(id)) {
+      const file = this.fileOf(id);
+      const [{ records, bytes }, { ino }] = await Promise.all([
+        readJsonl<ConversationRecord>(file, { repair: false }),
+        fs.stat(file),
+      ]);
+      const state = rebuild(records);
+      if (!state || state.meta.id !== id) {
+        throw new ContractError('unavailable', 'The moved conversation cannot be read.');
+      }
+      this.byId.set(id, state);
+      this.tails.set(id, { ino, size: bytes });
+      this.changed();
+    }
+    return this.get(id);
+  }
+
   async close(): Promise<void> {
     const writers = [...this.writers.values()];
     this.writers.clear();

@@ -41,7 +41,7 @@ export function createSpacesHandlers(ctx: CoreContext): Domain {
     'spaces.configure': async ({ id, patch }) => {
       const result = changed({ space: info(await spaces().configure(id, patch)) });
       // The space's windows show the settings as they now apply there.
-      const { ctx: target } = await spaces().open(id);
+      const { ctx: target } = await spaces().route(id);
       target.events.emit('settings.changed', {
         settings: target.settings.get(),
         apiKey: target.settings.apiKeyStatus(),

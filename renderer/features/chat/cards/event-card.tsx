@@ -15,12 +15,13 @@ const icons: Record<string, IconName> = {
   turn_limit: 'alert',
   interrupted: 'alert',
   memory_changed: 'memory',
+  moved_space: 'memory',
   error: 'alert',
 };
 
 export function EventCard({ item }: { item: EventItem }): ReactElement {
   const tone =
-    item.event === 'backfill' || item.event === 'memory_changed'
+    item.event === 'backfill' || item.event === 'memory_changed' || item.event === 'moved_space'
       ? 'memory'
       : item.event === 'error'
         ? 'error'
