@@ -106,4 +106,30 @@ describe('spaces in the window', () => {
       .waitFor();
     expect(pageErrors).toEqual([]);
   });
+
+  it('copies a memory file to another space; both keep it', async () => {
+    const { page, pageErrors } = await e2e.open();
+    const shell = new ShellPage(page);
+    const panel = new MemoryPanelPage(page);
+    const spaces = new SpacesPage(page);
+    await shell.ready();
+    await spaces.switchTo('Work');
+    const workDir = spaceFolder('Work')!;
+    await panel.open('/memories/work.md');
+    await panel.memory.getByRole('button', { name: 'Copy to space…' }).click();
+    await expectNoSeriousViolations(page, 'copy to space dialog');
+    await spaces.pickTarget('Copy', 'Personal');
+    await panel.toast('Copied /memories/work.md to “Personal”.').waitFor();
+    expect(readFileSync(path.join(e2e.app.dataDir, 'memories', 'work.md'), 'utf8')).toContain('Standup');
+    expect(existsSync(path.join(workDir, 'memories', 'work.md'))).toBe(true);
+    await spaces.switchTo('Personal');
+    await panel.open('/memories/work.md');
+    await panel.memory.getByRole('tab', { name: 'History' }).click();
+    await panel.memory
+      .getByRole('list', { name: 'History' })
+      .getByText(/from ‘Work’/)
+      .first()
+      .waitFor();
+    expect(pageErrors).toEqual([]);
+  });
 });
