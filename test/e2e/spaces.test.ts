@@ -125,11 +125,29 @@ describe('spaces in the window', () => {
     await spaces.switchTo('Personal');
     await panel.open('/memories/work.md');
     await panel.memory.getByRole('tab', { name: 'History' }).click();
+    await screenshot(page, 'spaces-copied-file');
     await panel.memory
       .getByRole('list', { name: 'History' })
       .getByText(/from ‘Work’/)
       .first()
       .waitFor();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('has no serious accessibility findings in dark mode (switcher, new-space dialog)', async () => {
+    const { page } = await e2e.open({ colorScheme: 'dark' });
+    const shell = new ShellPage(page);
+    const spaces = new SpacesPage(page);
+    await shell.ready();
+    await spaces.switchTo('Work');
+    await spaces.openList();
+    await expectNoSeriousViolations(page, 'space switcher, dark');
+    await screenshot(page, 'spaces-switcher-dark');
+    await spaces.popover.getByRole('button', { name: 'New space', exact: true }).click();
+    await page.getByRole('dialog', { name: 'New space' }).waitFor();
+    await expectNoSeriousViolations(page, 'new space dialog, dark');
+    await page.keyboard.press('Escape');
+    await spaces.switcher('Work').waitFor();
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Space: Work');
   });
 });
