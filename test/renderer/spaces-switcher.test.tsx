@@ -103,6 +103,15 @@ describe('the switcher', () => {
     expect(screen.queryByRole('listbox', { name: 'Spaces' })).toBeNull();
     expect(document.activeElement).toBe(switcher('Personal'));
 
+    // ArrowDown on the button opens it too; focus leaving the popover (Tab) closes it.
+    fireEvent.keyDown(switcher('Personal'), { key: 'ArrowDown' });
+    const reopened = await screen.findByRole('listbox', { name: 'Spaces' });
+    fireEvent.focusOut(document.activeElement!, {
+      relatedTarget: screen.getByRole('button', { name: 'New chat' }),
+    });
+    expect(screen.queryByRole('listbox', { name: 'Spaces' })).toBeNull();
+    expect(reopened.isConnected).toBe(false);
+
     await openList();
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });

@@ -9,7 +9,14 @@ import { useUi } from '../../store/ui';
 import { DeleteSpaceDialog } from './delete-space-dialog';
 import { SpaceFormDialog, type SpaceForm } from './space-form-dialog';
 import { SpaceList } from './space-list';
-import { PERSONAL_ID, refreshCounts, switchSpace, useCurrentSpace, useSpaceList } from './use-spaces';
+import {
+  PERSONAL_ID,
+  refreshCounts,
+  switchSpace,
+  useCurrentSpace,
+  useSpaceList,
+  useSwitching,
+} from './use-spaces';
 import './spaces.css';
 
 /** From the one shortcut table (layout/shortcuts.ts), so the tooltip shows the keys that work. */
@@ -18,6 +25,7 @@ const SWITCHER_KEYS = shortcuts.find((s) => s.id === 'switch-space')?.keys ?? []
 export function SpaceSwitcher(): ReactElement {
   const current = useCurrentSpace();
   const spaces = useSpaceList();
+  const switching = useSwitching();
   const [open, setOpen] = useState(false);
   const [activeId, setActiveId] = useState(current.id);
   const [form, setForm] = useState<SpaceForm | null>(null);
@@ -89,7 +97,15 @@ export function SpaceSwitcher(): ReactElement {
         aria-keyshortcuts="Control+Shift+S"
         title={`Switch space (${shortcut})`}
         style={{ '--space-colour': current.colour } as React.CSSProperties}
+        aria-busy={switching || undefined}
         onClick={() => (open ? hide() : show())}
+        onKeyDown={(e) => {
+          // As a menu button: the arrow keys open the list too.
+          if (!open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+            e.preventDefault();
+            show();
+          }
+        }}
       >
         <span className="sp-dot" style={{ background: current.colour }} aria-hidden="true" />
         <span className="sp-button-name">{current.name}</span>
@@ -101,6 +117,11 @@ export function SpaceSwitcher(): ReactElement {
           className="sp-popover"
           role="dialog"
           aria-label="Spaces"
+          onBlur={(e) => {
+            // Tab out of the list closes it, as focus leaving any popover does.
+            const to = e.relatedTarget as Node | null;
+            if (to && !popRef.current?.contains(to) && !buttonRef.current?.contains(to)) setOpen(false);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
               e.preventDefault();

@@ -41,6 +41,11 @@ export function useCurrentSpace(): SpaceView {
   return found ?? { id: current, name: current === PERSONAL_ID ? 'Personal' : '…', colour: GREY };
 }
 
+/** A switch is loading the new space's lists. */
+export function useSwitching(): boolean {
+  return useSpaces((s) => s.switching);
+}
+
 export function currentSpaceId(): string {
   return useSpaces.getState().current;
 }
