@@ -1,7 +1,8 @@
 // Spaces in the window, end to end (issue 15, "The window"): the built renderer in Chromium against the
 // real browser-mode server on a temp data dir and the fake Anthropic API. A new space starts empty; what
 // is remembered there stays there (checked on disk too); deleting it needs its name and can be undone; a
-// memory file can be copied to another space. axe checks the switcher and its dialogs.
+// memory file can be copied, a conversation moved to another space (its next turn gets that memory). axe
+// checks the switcher and its dialogs, light and dark.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -149,5 +150,41 @@ describe('spaces in the window', () => {
     await page.keyboard.press('Escape');
     await spaces.switcher('Work').waitFor();
     expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Space: Work');
+  });
+
+  it('moves a conversation to another space: it leaves this list, and its next turn gets that memory', async () => {
+    const { page, pageErrors } = await e2e.open();
+    const shell = new ShellPage(page);
+    const chat = new ChatPage(page);
+    const spaces = new SpacesPage(page);
+    await shell.ready();
+    await spaces.switchTo('Personal');
+    const row = shell.conversation('ferns').first();
+    await row.waitFor();
+    await row.hover();
+    await row.getByRole('button', { name: /to another space$/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move to space' });
+    await dialog.getByRole('radio', { name: 'Work' }).check();
+    await dialog.getByRole('button', { name: 'Move to Work', exact: true }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Move to space' });
+    await expectNoSeriousViolations(page, 'move conversation confirmation');
+    await confirm.getByRole('button', { name: 'Move to Work', exact: true }).click();
+    const toast = page
+      .getByRole('region', { name: 'Notifications' })
+      .locator('.toast', { hasText: 'to “Work”' });
+    await toast.waitFor();
+    await expect.poll(() => shell.conversation('ferns').count(), poll).toBe(0);
+
+    await toast.getByRole('button', { name: 'Open in Work' }).click();
+    await spaces.switcher('Work').waitFor();
+    await shell.conversation('ferns').first().waitFor();
+    await chat.conversation.getByText('Moved from Personal to Work', { exact: false }).waitFor();
+    const before = e2e.fake.messageRequests().length;
+    e2e.fake.enqueue(text('Standup noted.'));
+    await chat.send('When is the standup?');
+    await expect.poll(() => e2e.fake.messageRequests().length, poll).toBeGreaterThan(before);
+    const body = JSON.stringify(e2e.fake.messageRequests()[before]!.body);
+    expect(body).toContain('Standup at 9:30');
+    expect(pageErrors).toEqual([]);
   });
 });
