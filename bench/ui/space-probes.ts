@@ -37,6 +37,8 @@ export function switchSpaceProbe(name: string, tag: string): string {
     let option;
     while (!(option = [...document.querySelectorAll('[role="listbox"][aria-label="Spaces"] [role="option"]')]
       .find((o) => o.querySelector('.sp-option-name')?.textContent === name))) await frame();
+    // A person reads the list before picking: let the list's own refresh (its counts) finish first.
+    await new Promise((resolve) => setTimeout(resolve, 400));
     let listAt = 0;
     let memoryAt = 0;
     const t0 = performance.now();

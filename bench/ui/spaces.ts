@@ -1,7 +1,7 @@
 // Spaces in the window (issue 15, point 7), in Chromium against the real browser-mode server:
 // - switching to another space (50 spaces of 1,000 memory files and 100 conversations each) shows that
 //   space's conversation list and memory panel within 300 ms, measured from the click on the space in the
-//   switcher to the frame after both show it (the first visit to a space, which opens it in the backend, and
+//   switcher (400 ms after the list opened, as a person reads it first) to the frame after both show it (the first visit to a space, which opens it in the backend, and
 //   a return to one already opened);
 // - opening the app with those 50 spaces costs no more than with one space of the same size (the others
 //   are opened lazily): the server's start and the page's first screen, both measured in the same run.
@@ -59,6 +59,17 @@ async function open(browser: Browser, app: AppServer): Promise<{ page: Page; fir
   return { page, firstScreenMs };
 }
 
+/** The median of three first screens (a fresh page each; the machine is shared, one figure is noisy). */
+async function firstScreens(browser: Browser, app: AppServer): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const opened = await open(browser, app);
+    times.push(opened.firstScreenMs);
+    await opened.page.context().close();
+  }
+  return times.sort((a, b) => a - b)[1]!;
+}
+
 async function startTimed(
   fake: FakeAnthropic,
   dataDir: string,
@@ -77,16 +88,15 @@ export async function spaceRows(fake: FakeAnthropic, browser: Browser): Promise<
   const single = await startTimed(fake, one);
   let singleScreen: number;
   try {
-    const opened = await open(browser, single.app);
-    singleScreen = opened.firstScreenMs;
-    await opened.page.context().close();
+    singleScreen = await firstScreens(browser, single.app);
   } finally {
     await single.app.stop();
   }
 
   const multi = await startTimed(fake, many);
   try {
-    const { page, firstScreenMs } = await open(browser, multi.app);
+    const firstScreenMs = await firstScreens(browser, multi.app);
+    const { page } = await open(browser, multi.app);
     // First visits (the backend opens the space) to three spaces, then returns to two of them.
     const first: SwitchTiming[] = [];
     for (const k of [7, 23, 49]) {
@@ -125,7 +135,7 @@ export async function spaceRows(fake: FakeAnthropic, browser: Browser): Promise<
         ok: multi.startMs <= single.startMs * 1.5 ? 'yes' : 'NO',
       },
       {
-        case: `first screen, ${SPACES} spaces`,
+        case: `first screen, ${SPACES} spaces (median of 3)`,
         value: `${round(firstScreenMs)} ms`,
         baseline: `${round(singleScreen)} ms (1 space)`,
         ratio: round(firstScreenMs / Math.max(singleScreen, 1)),

@@ -59,7 +59,7 @@ async function start(): Promise<HTMLElement> {
   setApi(backend.api);
   render(<App />);
   shutdown = await act(() => boot(backend.api));
-  await act(() => refreshCounts());
+  await act(() => refreshCounts(true));
   return screen.getByRole('navigation', { name: 'Conversations' });
 }
 

@@ -56,7 +56,7 @@ describe('memory files between spaces', () => {
     expect(panel.textContent).toContain('Memory of');
     expect(panel.querySelector('[data-space-label]')?.textContent).toContain('Personal');
     const work = spaces.seed('Work');
-    await act(() => refreshCounts());
+    await act(() => refreshCounts(true));
     await act(() => switchSpace(work.id));
     expect(
       screen.getByRole('region', { name: 'Memory' }).querySelector('[data-space-label]')?.textContent,
@@ -67,7 +67,7 @@ describe('memory files between spaces', () => {
     const panel = await setup();
     const work = spaces.seed('Work');
     spaces.seed('Home');
-    await act(() => refreshCounts());
+    await act(() => refreshCounts(true));
     backend.impl['memory.copyToSpace'] = (req) => ({ path: req.as ?? req.path, journalId: 'j-copy' });
     await openFile(panel);
     fireEvent.click(within(panel).getByRole('button', { name: 'Copy to space…' }));
@@ -91,7 +91,7 @@ describe('memory files between spaces', () => {
     const panel = await setup();
     spaces.seed('Work');
     const home = spaces.seed('Home');
-    await act(() => refreshCounts());
+    await act(() => refreshCounts(true));
     let refuse = true;
     backend.impl['memory.moveToSpace'] = (req) => {
       if (refuse) {
@@ -126,7 +126,7 @@ describe('memory files between spaces', () => {
 
   it('offers no target when there is no other space', async () => {
     const panel = await setup();
-    await act(() => refreshCounts());
+    await act(() => refreshCounts(true));
     await openFile(panel);
     fireEvent.click(within(panel).getByRole('button', { name: 'Copy to space…' }));
     const dialog = screen.getByRole('dialog', { name: 'Copy to space' });
