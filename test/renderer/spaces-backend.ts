@@ -3,6 +3,7 @@
 // restorable by id, counts with every list, `spaces.changed` after each change).
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces';
 import { ContractError } from '../../shared/errors';
+import { countsChanged } from '../../renderer/features/spaces/use-spaces';
 import { resetSpacesStore } from '../../renderer/store/spaces';
 import { reloadCurrentSpaceId } from '../../renderer/transport/current-space';
 import type { ChatBackend } from './chat-backend';
@@ -12,6 +13,7 @@ export function resetSpaces(): void {
   sessionStorage.clear();
   reloadCurrentSpaceId();
   resetSpacesStore();
+  countsChanged();
 }
 
 export interface SpacesModel {

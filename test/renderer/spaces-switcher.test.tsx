@@ -82,6 +82,13 @@ describe('the switcher', () => {
     expect(options[1]!.getAttribute('aria-selected')).toBe('false');
     // Personal cannot be deleted: the list does not offer it.
     expect(screen.queryByRole('button', { name: 'Delete Personal' })).toBeNull();
+
+    // Opening it again soon after does not count every space's folders again.
+    const listed = backend.callsTo('spaces.list').length;
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await openList();
+    await backend.settle();
+    expect(backend.callsTo('spaces.list')).toHaveLength(listed);
   });
 
   it('opens with Ctrl+Shift+S, moves with the arrow keys, picks with Enter, closes with Escape', async () => {
