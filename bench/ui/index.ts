@@ -3,7 +3,9 @@
 // - a 2,000-message conversation renders its first screen in under 500 ms with a bounded number of DOM
 //   nodes (baseline: a 20-message conversation in the same run);
 // - streaming at ~200 deltas/s produces no long task and no layout shift in the chat;
-// - the memory panel lists 5,000 files in under 300 ms (baseline: 50 files in the same run).
+// - the memory panel lists 5,000 files in under 300 ms (baseline: 50 files in the same run);
+// - spaces (spaces.ts): switching among 50 full spaces within 300 ms, and opening the app with 50 spaces
+//   against one.
 // Data is seeded with raw generators (seed.ts) before each server starts.
 import type { Page } from 'playwright-core';
 import { startApp, tempDataDir, type AppServer } from '../../test/e2e/support/app-server.js';
@@ -21,6 +23,7 @@ import {
   type JankReport,
 } from './page-probes.js';
 import { filler, seedConversation, seedMemory } from './seed.js';
+import { spaceRows } from './spaces.js';
 
 export interface BenchTable {
   title: string;
@@ -159,6 +162,7 @@ export async function run(): Promise<BenchTable> {
     const stream = await streaming(fake, browser);
     const few = await memoryList(fake, browser, 50);
     const many = await memoryList(fake, browser, 5_000);
+    const spaces = await spaceRows(fake, browser);
     const rows: BenchTable['rows'] = [
       {
         case: 'first screen, 2,000 messages',
@@ -216,6 +220,7 @@ export async function run(): Promise<BenchTable> {
         limit: 'bounded (virtualized)',
         ok: many.nodes < few.nodes * 3 ? 'yes' : 'NO',
       },
+      ...spaces,
     ];
     return { title: 'UI performance (Chromium, browser mode, fake API)', rows };
   } finally {

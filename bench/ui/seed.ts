@@ -31,11 +31,11 @@ export function seedConversation(
   dataDir: string,
   messages: number,
   id = `bench-${messages}`,
+  title = `Benchmark ${messages} messages`,
 ): SeededConversation {
   const dir = path.join(dataDir, 'conversations');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const start = Date.parse('2026-01-01T09:00:00Z');
-  const title = `Benchmark ${messages} messages`;
   const lines: string[] = [
     JSON.stringify({ t: 'meta', v: 1, id, title, createdAt: new Date(start).toISOString(), memory: true }),
   ];
@@ -64,12 +64,12 @@ export function seedConversation(
   return { id, title, lastText };
 }
 
-/** `count` Markdown files under DATA_DIR/memories, spread over folders of 50. */
-export function seedMemory(dataDir: string, count: number): string[] {
+/** `count` Markdown files under DATA_DIR/memories, spread over folders of 50 (named `${prefix}topic-NNN`). */
+export function seedMemory(dataDir: string, count: number, prefix = ''): string[] {
   const root = path.join(dataDir, 'memories');
   const paths: string[] = [];
   for (let i = 0; i < count; i++) {
-    const folder = `topic-${String(Math.floor(i / 50)).padStart(3, '0')}`;
+    const folder = `${prefix}topic-${String(Math.floor(i / 50)).padStart(3, '0')}`;
     const dir = path.join(root, folder);
     if (i % 50 === 0) mkdirSync(dir, { recursive: true, mode: 0o700 });
     const name = `note-${String(i).padStart(5, '0')}.md`;

@@ -55,6 +55,8 @@ interface UiState {
   focusMemorySearch: number;
   /** Increments each time "search conversations" is requested. */
   focusConversationSearch: number;
+  /** Increments each time the space switcher is asked to open (its shortcut). */
+  focusSpaceSwitcher: number;
   resolvedTheme: 'light' | 'dark';
   setSize(pane: keyof Sizes, px: number): void;
   togglePanel(open?: boolean): void;
@@ -65,6 +67,7 @@ interface UiState {
   requestComposerFocus(): void;
   requestMemorySearch(): void;
   requestConversationSearch(): void;
+  requestSpaceSwitcher(): void;
   setResolvedTheme(theme: 'light' | 'dark'): void;
 }
 
@@ -78,6 +81,7 @@ export const useUi = create<UiState>()((set, get) => ({
   focusComposer: 0,
   focusMemorySearch: 0,
   focusConversationSearch: 0,
+  focusSpaceSwitcher: 0,
   resolvedTheme: 'light',
   setSize(pane, px) {
     const sizes = { ...get().sizes, [pane]: clamp(Math.round(px), sizeLimits[pane][0], sizeLimits[pane][1]) };
@@ -116,6 +120,9 @@ export const useUi = create<UiState>()((set, get) => ({
   },
   requestConversationSearch() {
     set((s) => ({ sidebarOpen: true, focusConversationSearch: s.focusConversationSearch + 1 }));
+  },
+  requestSpaceSwitcher() {
+    set((s) => ({ sidebarOpen: true, focusSpaceSwitcher: s.focusSpaceSwitcher + 1 }));
   },
   setResolvedTheme(theme) {
     set({ resolvedTheme: theme });

@@ -10,12 +10,16 @@ import { formatTime, formatTokens } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { compactNow, loadContext, useContextStore } from '../../store/context';
 import { meterModel } from './meter';
+import { SpaceLabel } from '../spaces';
 import './context.css';
 
 export function ContextPanel(): ReactElement {
   const conversationId = useChat((s) => s.conversationId);
   return (
     <section className="cx-panel" aria-label="Context">
+      <div className="sp-view-head">
+        <SpaceLabel prefix="Memory from" />
+      </div>
       {conversationId ? (
         <ConversationContext conversationId={conversationId} />
       ) : (

@@ -3,19 +3,25 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConversationSummary } from '../../../shared/channels/conversations';
 import { Icon, IconButton } from '../../components';
 import { useConversations } from '../../store/conversations';
+import { spaceColourStyle } from '../spaces/space-label';
 
 export function ConversationRow({
   conversation,
   active,
   time,
+  space,
   onOpen,
   onDelete,
+  onMove,
 }: {
   conversation: ConversationSummary;
   active: boolean;
   time: string;
+  /** The space it belongs to (its colour marks the row). */
+  space: { name: string; colour: string };
   onOpen: () => void;
   onDelete: () => void;
+  onMove: () => void;
 }): ReactElement {
   const rename = useConversations((s) => s.rename);
   const [editing, setEditing] = useState(false);
@@ -67,7 +73,8 @@ export function ConversationRow({
     <li className={`conv-row${active ? ' is-active' : ''}`}>
       <button
         type="button"
-        className="conv-open"
+        className="conv-open sp-marked"
+        style={spaceColourStyle(space.colour)}
         aria-current={active ? 'page' : undefined}
         onClick={onOpen}
         onDoubleClick={() => {
@@ -94,6 +101,7 @@ export function ConversationRow({
             setEditing(true);
           }}
         />
+        <IconButton size="sm" label={`Move “${name}” to another space`} icon="folder" onClick={onMove} />
         <IconButton size="sm" label={`Delete “${name}”`} icon="trash" onClick={onDelete} />
       </span>
     </li>

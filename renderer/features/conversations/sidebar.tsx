@@ -7,6 +7,9 @@ import { formatTime } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { useConversations } from '../../store/conversations';
 import { useUi } from '../../store/ui';
+import { MoveConversationDialog, SpaceSwitcher } from '../spaces';
+import { spaceColourStyle } from '../spaces/space-label';
+import { useCurrentSpace } from '../spaces/use-spaces';
 import { ConversationRow } from './conversation-row';
 import './sidebar.css';
 
@@ -27,6 +30,8 @@ export function ConversationSidebar(): ReactElement {
   const focusSearch = useUi((s) => s.focusConversationSearch);
   const searchRef = useRef<HTMLInputElement>(null);
   const [confirming, setConfirming] = useState<ConversationSummary | null>(null);
+  const [moving, setMoving] = useState<ConversationSummary | null>(null);
+  const space = useCurrentSpace();
 
   useEffect(() => {
     if (focusSearch) searchRef.current?.focus();
@@ -50,6 +55,7 @@ export function ConversationSidebar(): ReactElement {
         <IconButton label="Settings" icon="settings" onClick={() => openSettings(true)} />
         <IconButton label="Hide conversations" icon="sidebar" onClick={() => toggleSidebar(false)} />
       </div>
+      <SpaceSwitcher />
       <div className="sidebar-new">
         <Button variant="primary" icon="plus" className="sidebar-new-btn" onClick={() => startNew(true)}>
           New chat
@@ -67,7 +73,7 @@ export function ConversationSidebar(): ReactElement {
           ref={searchRef}
           type="search"
           className="sidebar-search-input"
-          placeholder="Search conversations"
+          placeholder={`Search conversations in ${space.name}`}
           aria-label="Search conversations"
           value={query}
           onChange={(e) => void search(e.target.value)}
@@ -93,7 +99,8 @@ export function ConversationSidebar(): ReactElement {
                   <li key={`${r.id}:${r.messageId ?? ''}`}>
                     <button
                       type="button"
-                      className="conv-result"
+                      className="conv-result sp-marked"
+                      style={spaceColourStyle(space.colour)}
                       aria-current={r.id === activeId ? 'page' : undefined}
                       onClick={() => void open(r.id)}
                     >
@@ -119,12 +126,21 @@ export function ConversationSidebar(): ReactElement {
                 active={c.id === activeId}
                 time={formatTime(c.updatedAt)}
                 onOpen={() => void open(c.id)}
+                space={space}
                 onDelete={() => setConfirming(c)}
+                onMove={() => setMoving(c)}
               />
             ))}
           </ul>
         )}
       </div>
+      {moving && (
+        <MoveConversationDialog
+          id={moving.id}
+          title={moving.title || 'Untitled'}
+          onClose={() => setMoving(null)}
+        />
+      )}
       <ConfirmDialog
         open={confirming !== null}
         title="Delete this conversation?"

@@ -88,6 +88,14 @@ export const shortcuts: Shortcut[] = [
     run: () => useUi.getState().requestConversationSearch(),
   },
   {
+    id: 'switch-space',
+    keys: [modKey, 'Shift', 'S'],
+    description: 'Switch space',
+    inFields: true,
+    match: (e) => mod(e) && e.shiftKey && !e.altKey && e.key.toLowerCase() === 's',
+    run: () => useUi.getState().requestSpaceSwitcher(),
+  },
+  {
     id: 'search-memory',
     keys: [modKey, 'Shift', 'F'],
     description: 'Search memory',

@@ -35,7 +35,13 @@ const verbs: Record<string, string> = {
 };
 
 export function describeEntry(entry: JournalEntry): string {
-  return `${actors[entry.actor]} ${verbs[entry.command] ?? entry.command}`;
+  // A copy or move between spaces says which space (by the name it had then).
+  const across = entry.fromSpace
+    ? ` (from ‘${entry.fromSpace.name}’)`
+    : entry.toSpace
+      ? ` (to ‘${entry.toSpace.name}’)`
+      : '';
+  return `${actors[entry.actor]} ${verbs[entry.command] ?? entry.command}${across}`;
 }
 
 export function Provenance({ entry }: { entry: JournalEntry }) {

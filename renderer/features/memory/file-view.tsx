@@ -6,6 +6,7 @@ import { formatAbsolute, formatBytes, formatRelative } from './format';
 import { FactList } from './fact-list';
 import { FileHistory, Provenance } from './file-history';
 import { EditorPane } from './editor-pane';
+import { MemoryFileTransfer } from '../spaces';
 
 type View = 'facts' | 'edit' | 'history';
 const views: { id: View; label: string }[] = [
@@ -62,6 +63,7 @@ export function FileView({ onDelete, onRename, onForget }: FileViewProps) {
           <Button size="sm" onClick={() => onRename(selected)}>
             Rename
           </Button>
+          <MemoryFileTransfer path={selected} />
           <Button size="sm" variant="ghost" className="mp-danger-text" onClick={() => onDelete(selected)}>
             Delete
           </Button>

@@ -13,6 +13,8 @@ import { SearchResults } from './search-results';
 import { StaleReview } from './stale-review';
 import { MemoryTransfer } from './transfer';
 import { useFileDialogs } from './file-dialogs';
+import { SpaceLabel } from '../spaces';
+import { useCurrentSpace } from '../spaces/use-spaces';
 import './memory.css';
 
 export function MemoryPanel(): ReactElement {
@@ -39,6 +41,9 @@ export function MemoryPanel(): ReactElement {
 
   return (
     <section className="mp-panel" aria-label="Memory">
+      <div className="sp-view-head">
+        <SpaceLabel prefix="Memory of" />
+      </div>
       <div className="mp-toolbar">
         <SearchBox />
         <Button size="sm" icon="plus" onClick={() => open({ kind: 'create' })}>
@@ -58,6 +63,7 @@ function SearchBox(): ReactElement {
   const [text, setText] = useState(query);
   const input = useRef<HTMLInputElement>(null);
   const focusRequest = useUi((s) => s.focusMemorySearch);
+  const spaceName = useCurrentSpace().name;
 
   useEffect(() => {
     if (focusRequest > 0) input.current?.focus();
@@ -77,7 +83,7 @@ function SearchBox(): ReactElement {
         type="search"
         className="input mp-search__input"
         aria-label="Search memory"
-        placeholder="Search memory"
+        placeholder={`Search memory in ${spaceName}`}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {

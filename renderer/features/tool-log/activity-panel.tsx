@@ -7,6 +7,7 @@ import { formatDuration } from '../../lib/format';
 import { ensureActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
 import { useChat } from '../../store/chat';
 import { filterCalls, formatInput, summarizeCall, toolCounts } from './summary';
+import { SpaceLabel } from '../spaces';
 import './tool-log.css';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, {
@@ -24,6 +25,9 @@ export function ActivityPanel(): ReactElement {
   const conversationId = useChat((s) => s.conversationId);
   return (
     <section className="tl-panel" aria-label="Activity">
+      <div className="sp-view-head">
+        <SpaceLabel prefix="Tool calls in" />
+      </div>
       {conversationId ? (
         <ConversationActivity conversationId={conversationId} />
       ) : (

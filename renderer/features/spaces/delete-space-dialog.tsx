@@ -1,0 +1,84 @@
+// Deleting a space: says what goes (its conversations and memory files), offers "Export first" (the
+// memory export, a zip named after the space), and deletes only once the space's name is typed. The space
+// goes to the trash: the toast after it can undo (restore) for a while.
+import { useId, useRef, useState, type ReactElement } from 'react';
+import { Button, Dialog } from '../../components';
+import { countsText } from './space-list';
+import { deleteSpace, exportSpace, useSpaceList } from './use-spaces';
+
+export function DeleteSpaceDialog({
+  spaceId,
+  onClose,
+}: {
+  spaceId: string;
+  onClose: () => void;
+}): ReactElement | null {
+  const space = useSpaceList().find((s) => s.id === spaceId);
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState<null | 'export' | 'delete'>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  if (!space) return null;
+  const ready = typed.trim() === space.name;
+
+  const onDelete = async (): Promise<void> => {
+    setBusy('delete');
+    if (await deleteSpace(space.id)) onClose();
+    else setBusy(null);
+  };
+
+  return (
+    <Dialog
+      open
+      alert
+      size="sm"
+      title={`Delete space “${space.name}”?`}
+      initialFocus={inputRef}
+      onClose={onClose}
+      footer={
+        <>
+          <Button
+            icon="download"
+            disabled={busy !== null}
+            onClick={() => {
+              setBusy('export');
+              void exportSpace(space.id).finally(() => setBusy(null));
+            }}
+          >
+            {busy === 'export' ? 'Exporting…' : 'Export first'}
+          </Button>
+          <span className="sp-footer-gap" />
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" disabled={!ready || busy !== null} onClick={() => void onDelete()}>
+            {busy === 'delete' ? 'Deleting…' : 'Delete space'}
+          </Button>
+        </>
+      }
+    >
+      <p>
+        Its memory and its conversations ({countsText(space)}) go to the trash. You can undo right after; the
+        trash is emptied after 30 days.
+      </p>
+      <form
+        className="field"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready && busy === null) void onDelete();
+        }}
+      >
+        <label htmlFor={`${id}-confirm`}>
+          Type <code>{space.name}</code> to confirm
+        </label>
+        <input
+          id={`${id}-confirm`}
+          ref={inputRef}
+          className="input"
+          autoComplete="off"
+          spellCheck={false}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,175 @@
+// What the spaces feature reads from the spaces slice (renderer/store/spaces.ts), and the actions it adds
+// around the slice's: the toasts, the Undo of a delete, following a moved conversation. Components read
+// and act through here only; the slice talks to the backend.
+import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/spaces';
+import { errorMessage } from '../../lib/format';
+import { useChat } from '../../store/chat';
+import { useConversations } from '../../store/conversations';
+import { closeFile, exportMemory, useMemoryStore } from '../../store/memory';
+import {
+  createSpace as create,
+  deleteSpace as remove,
+  loadSpaces,
+  moveConversationToSpace,
+  recolourSpace,
+  renameSpace,
+  restoreSpace,
+  switchSpace as switchTo,
+  transferMemoryFile as transfer,
+  useSpaces,
+} from '../../store/spaces';
+import { startDownload } from '../../api';
+import { toast } from '../../store/toast';
+
+export const PERSONAL_ID = PERSONAL_SPACE_ID;
+
+/** A space as the switcher shows it, counts included. */
+export type SpaceView = Pick<SpaceListed, 'id' | 'name' | 'colour'> &
+  Partial<Pick<SpaceListed, 'conversations' | 'memoryFiles'>>;
+
+const GREY = '#6b7280';
+const EMPTY: SpaceListed[] = [];
+
+export function useSpaceList(): SpaceListed[] {
+  return useSpaces((s) => (s.loaded ? s.list : EMPTY));
+}
+
+/** The window's space; before the list has loaded, a placeholder with its id (Personal by name). */
+export function useCurrentSpace(): SpaceView {
+  const found = useSpaces((s) => s.list.find((x) => x.id === s.current));
+  const current = useSpaces((s) => s.current);
+  return found ?? { id: current, name: current === PERSONAL_ID ? 'Personal' : '…', colour: GREY };
+}
+
+/** A switch is loading the new space's lists. */
+export function useSwitching(): boolean {
+  return useSpaces((s) => s.switching);
+}
+
+export function currentSpaceId(): string {
+  return useSpaces.getState().current;
+}
+
+export function switchSpace(id: string): Promise<void> {
+  return switchTo(id);
+}
+
+// Counting is a folder listing of every space (about 130 ms for 50 spaces of 1,000 files), so the
+// switcher recounts when it opens only if the counts are older than this or something moved between spaces.
+const COUNTS_FRESH_MS = 10_000;
+let countedAt = -Infinity;
+
+/** The list with fresh counts (the switcher asks each time it opens). */
+export function refreshCounts(force = false): Promise<void> {
+  if (!force && performance.now() - countedAt < COUNTS_FRESH_MS) return Promise.resolve();
+  countedAt = performance.now();
+  return loadSpaces();
+}
+
+/** A file or conversation went to another space: its counts changed (also: tests start afresh). */
+export function countsChanged(): void {
+  countedAt = -Infinity;
+}
+
+export async function createSpace(input: { name: string; colour: string }): Promise<SpaceView> {
+  return create(input.name, input.colour);
+}
+
+export async function updateSpace(id: string, patch: { name?: string; colour?: string }): Promise<void> {
+  if (patch.name !== undefined) await renameSpace(id, patch.name);
+  if (patch.colour !== undefined) await recolourSpace(id, patch.colour);
+}
+
+const UNDO_MS = 30_000;
+
+/** To the trash, then an Undo toast (restore) for a while. Deleting the current space goes to Personal. */
+export async function deleteSpace(id: string): Promise<boolean> {
+  const name = useSpaces.getState().list.find((s) => s.id === id)?.name ?? 'the space';
+  try {
+    await remove(id);
+  } catch (err) {
+    toast(`Could not delete “${name}”: ${errorMessage(err)}`, { tone: 'error' });
+    return false;
+  }
+  toast(`Deleted space “${name}”.`, {
+    timeoutMs: UNDO_MS,
+    action: {
+      label: 'Undo',
+      run: async () => {
+        try {
+          await restoreSpace(id);
+          toast(`Restored space “${name}”.`, { tone: 'success' });
+        } catch (err) {
+          toast(`Could not restore “${name}”: ${errorMessage(err)}`, { tone: 'error' });
+        }
+      },
+    },
+  });
+  return true;
+}
+
+/**
+ * "Export first": the space's memory export (a zip named after it). The export is of the window's space,
+ * so another space is switched to first.
+ */
+export async function exportSpace(id: string): Promise<void> {
+  try {
+    if (id !== currentSpaceId()) await switchTo(id);
+    const res = await exportMemory(false);
+    if (res.downloadUrl) {
+      startDownload(res.downloadUrl);
+      toast(`Downloading ${res.fileName ?? 'the export'}`, { tone: 'success' });
+    } else if (res.saved) toast(`Saved ${res.fileName ?? 'the export'}`, { tone: 'success' });
+  } catch (err) {
+    toast(`Export failed: ${errorMessage(err)}`, { tone: 'error' });
+  }
+}
+
+export async function transferMemoryFile(
+  mode: 'copy' | 'move',
+  path: string,
+  target: SpaceView,
+): Promise<boolean> {
+  try {
+    const landed = await transfer(path, target.id, mode === 'move');
+    countsChanged();
+    const as = landed === path ? '' : ` as ${landed}`;
+    toast(`${mode === 'copy' ? 'Copied' : 'Moved'} ${path} to “${target.name}”${as}.`, { tone: 'success' });
+    if (mode === 'move' && useMemoryStore.getState().selected === path) closeFile();
+    return true;
+  } catch (err) {
+    toast(errorMessage(err), { tone: 'error' });
+    return false;
+  }
+}
+
+/** The conversation leaves this space (and the chat, if open); the toast offers to follow it there. */
+export async function moveConversation(id: string, target: SpaceView): Promise<boolean> {
+  const title = useConversations.getState().list.find((c) => c.id === id)?.title || 'Untitled';
+  try {
+    await moveConversationToSpace(id, target.id);
+    countsChanged();
+    toast(`Moved “${title}” to “${target.name}”.`, {
+      tone: 'success',
+      action: { label: `Open in ${target.name}`, run: () => openConversationIn(target.id, id) },
+    });
+    return true;
+  } catch (err) {
+    toast(errorMessage(err), { tone: 'error' });
+    return false;
+  }
+}
+
+/** Opens a conversation of any space (a link, a search hit): switches to its space first if need be. */
+export async function openConversationIn(
+  spaceId: string | undefined,
+  conversationId: string,
+  focus?: string,
+): Promise<void> {
+  if (spaceId && spaceId !== currentSpaceId()) {
+    await switchTo(spaceId, { conversationId });
+    if (focus) useChat.getState().focusMessage(focus);
+    return;
+  }
+  await useChat.getState().open(conversationId, focus ? { focus } : undefined);
+}
