@@ -8,7 +8,10 @@
 // turns in between become one, so no page boundary falls between an item and what changes it.
 import { noteId } from '../../../shared/projection/project.js';
 import { reviewItemId, toolItemId } from '../../../shared/projection/items.js';
-import type { Entry } from './state.js';
+import type { EventRecord, MessageRecord } from './records.js';
+
+/** An entry of the transcript (state.ts's Entry, named here so the two files do not import each other). */
+type Entry = { type: 'msg'; record: MessageRecord } | { type: 'event'; record: EventRecord };
 
 export class PageIndex {
   /** Ascending entry indexes where each turn starts; the first is 0 once there is an entry. */
