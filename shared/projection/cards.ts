@@ -99,7 +99,8 @@ export function stuckHelp(fact: Card<'compaction_stuck'>): string {
   const parts = [
     `the memory given again (${formatTokens(fact.memory)} tokens)`,
     ...(fact.pinned > 0 ? [`pinned messages (${formatTokens(fact.pinned)})`] : []),
-    `the turns kept verbatim (${formatTokens(fact.kept)})`,
+    // Native compaction summarizes every turn: none is kept verbatim.
+    ...(fact.kept > 0 ? [`the turns kept verbatim (${formatTokens(fact.kept)})`] : []),
   ];
   return (
     `Even compacted, ${parts.join(', ')} come to about ${formatTokens(fact.floor)} tokens, above the ` +
