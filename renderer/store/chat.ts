@@ -15,6 +15,7 @@ import {
   type ChatModel,
   type RunState,
 } from './chat-items';
+import { retryItems } from '../../shared/projection/project';
 import { loadPage, loadTranscript, pageSize, type LoadedTranscript } from './transcripts';
 import { toast } from './toast';
 
@@ -335,7 +336,11 @@ export const useChat = create<ChatState>()((set, get) => {
     async retry(errorItemId) {
       const { conversationId, items } = get();
       if (!conversationId) return;
-      set({ items: items.filter((i) => i.id !== errorItemId) });
+      // As chat.retry leaves the stored turn: its error cards go, and an answer cut off at its end.
+      const kept = retryItems(items);
+      set({
+        items: kept.some((i) => i.id === errorItemId) ? kept.filter((i) => i.id !== errorItemId) : kept,
+      });
       const ok = await startRun(() => getApi()['chat.retry']({ conversationId }));
       if (!ok) set({ items });
     },

@@ -68,13 +68,15 @@ export const cardFact = z.discriminatedUnion('kind', [
     reviewId: z.string(),
     outcome: z.enum(['approved', 'edited', 'rejected']),
   }),
+  /** The user retried after an error (takes the error's card away; no card of its own). */
+  z.object({ kind: z.literal('retried'), errorId: z.string() }),
 ]);
 export type CardFact = z.infer<typeof cardFact>;
 export type CardKind = CardFact['kind'];
 export type Card<K extends CardKind> = Extract<CardFact, { kind: K }>;
 
 /** The cards shown as a labelled event card (errors and reviews have cards of their own). */
-export type LabelledCard = Exclude<CardFact, { kind: 'error' | 'review' | 'reviewed' }>;
+export type LabelledCard = Exclude<CardFact, { kind: 'error' | 'review' | 'reviewed' | 'retried' }>;
 
 export function backfillLabel(loaded: number, totalFiles: number, tokens: number): string {
   const files =

@@ -4,7 +4,8 @@
 //
 // A page is a run of whole turns. A turn starts at a user message; it ends where the next one starts,
 // unless something after that still changes one of its items (a tool result for a call in an earlier turn,
-// a review card under an earlier call, the outcome of an earlier review, a repeated item id): then the
+// a review card under an earlier call, the outcome of an earlier review, the retry that takes an earlier
+// error's card away, a repeated item id): then the
 // turns in between become one, so no page boundary falls between an item and what changes it.
 import { noteId } from '../../../shared/projection/project.js';
 import { reviewItemId, toolItemId } from '../../../shared/projection/items.js';
@@ -77,7 +78,7 @@ export class PageIndex {
 function makes(entry: Entry): string[] {
   if (entry.type === 'event') {
     const card = entry.record.card;
-    if (card?.kind === 'reviewed') return [];
+    if (card?.kind === 'reviewed' || card?.kind === 'retried') return [];
     return [card?.kind === 'review' ? reviewItemId(card.reviewId) : entry.record.id];
   }
   const m = entry.record;
@@ -101,6 +102,7 @@ function changes(entry: Entry): string[] {
   if (entry.type === 'event') {
     const card = entry.record.card;
     if (card?.kind === 'reviewed') return [reviewItemId(card.reviewId)];
+    if (card?.kind === 'retried') return [card.errorId];
     if (card?.kind === 'review') return [toolItemId(card.toolUseId)];
     return [];
   }

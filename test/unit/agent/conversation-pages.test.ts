@@ -1,7 +1,8 @@
 // Pages of a transcript (electron/core/conversations/pages.ts): for any conversation, walking its pages
 // from the end (or out from any message) and putting them together gives exactly its full transcript, so
 // where a window cuts the conversation never changes an item. The generator makes what moves items
-// across turns: tool results and review cards for calls of earlier turns, repeated ids, truncations.
+// across turns: tool results and review cards for calls of earlier turns, the retry of an earlier error,
+// repeated ids, truncations.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
@@ -19,6 +20,8 @@ type Step =
   | { op: 'review'; tool: number; review: number }
   | { op: 'reviewed'; review: number }
   | { op: 'card' }
+  | { op: 'error' }
+  | { op: 'retried'; error: number }
   | { op: 'pin'; message: number }
   | { op: 'truncate'; message: number };
 
@@ -44,6 +47,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('review' as const), tool: small, review: small }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('reviewed' as const), review: small }) },
   { weight: 1, arbitrary: fc.constant({ op: 'card' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'error' as const }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('retried' as const), error: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('pin' as const), message: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('truncate' as const), message: fc.nat() }) },
 );
@@ -51,6 +56,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 function records(steps: Step[]): ConversationRecord[] {
   const out: ConversationRecord[] = [meta];
   const messages: string[] = [];
+  const errors: string[] = [];
   let n = 0;
   const msg = (m: Omit<MessageRecord, 't' | 'id' | 'at'>): void => {
     const id = `m${n++}`;
@@ -128,6 +134,28 @@ function records(steps: Step[]): ConversationRecord[] {
           at,
           card: { kind: 'turn_limit', turns: 3 },
         });
+        break;
+      case 'error': {
+        const id = `e${n++}`;
+        errors.push(id);
+        out.push({
+          t: 'event',
+          id,
+          event: 'error',
+          at,
+          card: { kind: 'error', errorKind: 'server', message: 'Overloaded.', retryable: true },
+        });
+        break;
+      }
+      case 'retried':
+        if (errors.length)
+          out.push({
+            t: 'event',
+            id: `e${n++}`,
+            event: 'retried',
+            at,
+            card: { kind: 'retried', errorId: errors[s.error % errors.length]! },
+          });
         break;
       case 'pin':
         if (messages.length)
