@@ -17,7 +17,8 @@ import {
   type ChatModel,
   type RunState,
 } from './chat-items';
-import { loadTranscript } from './transcripts';
+import { retryItems } from '../../shared/projection/project';
+import { loadPage, loadTranscript, pageSize, type LoadedTranscript } from './transcripts';
 import { toast } from './toast';
 
 export type { ChatItem } from './chat-items';
@@ -39,12 +40,25 @@ interface ChatState extends ChatModel {
   /** A message to scroll to and highlight briefly (a provenance link); the list clears it once shown. */
   focusMessageId: string | null;
   /**
+   * The cursors of the pages either side of the items (null: the items reach the start / the end). A
+   * window opened at a message has newer pages to load; until it reaches the end, run events are not
+   * applied (the page that reaches the end says where to attach).
+   */
+  older: string | null;
+  newer: string | null;
+  /** A page being fetched, before or after the items. */
+  paging: 'older' | 'newer' | null;
+  /**
    * Load a conversation (null: a fresh, empty chat). Also re-attaches to a run still streaming into it.
    * `focus` names a message to bring into view once loaded.
    */
   open(conversationId: string | null, options?: { memory?: boolean; focus?: string }): Promise<void>;
   /** Bring a message of the open conversation into view (null: done). */
   focusMessage(messageId: string | null): void;
+  /** Fetch the page before the items (scrolling up) or after them (scrolling down from a message). */
+  loadMore(direction: 'older' | 'newer'): Promise<void>;
+  /** Show the end of the conversation (opened at a message: its last page instead). */
+  showLatest(): Promise<void>;
   /** Restore the window's conversation and run after a reload. */
   restore(): Promise<void>;
   /** After a transport reconnect: fetch what the active run emitted meanwhile. */
@@ -134,15 +148,65 @@ export const useChat = create<ChatState>()((set, get) => {
     newChatMemory: true,
     sending: false,
     focusMessageId: null,
+    older: null,
+    newer: null,
+    paging: null,
 
     focusMessage(messageId) {
       set({ focusMessageId: messageId });
     },
 
+    async loadMore(direction) {
+      const s = get();
+      const cursor = direction === 'older' ? s.older : s.newer;
+      if (!s.conversationId || cursor === null || s.paging !== null || s.loading) return;
+      const token = loadToken;
+      const conversationId = s.conversationId;
+      set({ paging: direction });
+      let page: LoadedTranscript;
+      try {
+        page = await loadPage(
+          conversationId,
+          direction === 'older' ? { before: cursor } : { from: cursor },
+          pageSize(),
+        );
+      } catch (err) {
+        if (token === loadToken) set({ paging: null });
+        toast(errorMessage(err), { tone: 'error' });
+        return;
+      }
+      if (token !== loadToken) return;
+      const now = get();
+      // Items this window already has (a turn that grew while it was open) stay as they are.
+      const known = new Set(now.items.map((i) => i.id));
+      const fresh = page.items.filter((i) => !known.has(i.id));
+      if (direction === 'older') {
+        set({ items: [...fresh, ...now.items], older: page.older, paging: null });
+        return;
+      }
+      set({ items: [...now.items, ...fresh], newer: page.newer, paging: null });
+      const live = page.newer === null ? page.runs.find((r) => r.status === 'running') : undefined;
+      if (live) await follow(live.runId, conversationId, live.seq);
+    },
+
+    async showLatest() {
+      const { conversationId, newer } = get();
+      if (conversationId !== null && newer !== null) await get().open(conversationId);
+    },
+
     async open(conversationId, options) {
       const s0 = get();
       // Already showing it: only scroll to the message (no reload, no flash of the spinner).
-      if (options?.focus && conversationId !== null && s0.conversationId === conversationId && !s0.loading) {
+      const shown = s0.items.some(
+        (i) => i.id === options?.focus || (i.kind === 'tool' && i.toolUseId === options?.focus),
+      );
+      if (
+        options?.focus &&
+        conversationId !== null &&
+        s0.conversationId === conversationId &&
+        !s0.loading &&
+        shown
+      ) {
         set({ focusMessageId: options.focus });
         return;
       }
@@ -154,18 +218,22 @@ export const useChat = create<ChatState>()((set, get) => {
         runs: {},
         activeRunId: null,
         loadError: null,
+        older: null,
+        newer: null,
+        paging: null,
         loading: conversationId !== null,
         newChatMemory: options?.memory ?? true,
       });
       rememberConversation(conversationId);
       if (conversationId === null) return;
       try {
-        const loaded = await loadTranscript(conversationId);
+        // One page: the end, or the turns around the message to show.
+        const loaded = await loadTranscript(conversationId, { limit: pageSize(), around: options?.focus });
         if (token !== loadToken) return;
-        set({ items: loaded.items.slice(), loading: false });
+        set({ items: loaded.items.slice(), older: loaded.older, newer: loaded.newer, loading: false });
         // A run may still be streaming into it (another window, or before a reload): continue after the
         // last seq the items reflect.
-        const live = loaded.runs.find((r) => r.status === 'running');
+        const live = loaded.newer === null ? loaded.runs.find((r) => r.status === 'running') : undefined;
         if (live) await follow(live.runId, conversationId, live.seq);
       } catch (err) {
         if (token !== loadToken) return;
@@ -193,8 +261,9 @@ export const useChat = create<ChatState>()((set, get) => {
 
     applyEvents(events) {
       const s = get();
-      // While a conversation loads, its runs are followed from the seq the load reports, not from here.
-      if (s.loading) return;
+      // While a conversation loads, its runs are followed from the seq the load reports, not from here;
+      // while the items stop short of the end, from the seq the page that reaches it reports.
+      if (s.loading || s.newer !== null) return;
       // Events of other conversations are not this window's; a run it follows is fetched from its seq.
       const forUs = events.filter((e) => s.conversationId !== null && e.conversationId === s.conversationId);
       if (!forUs.length) return;
@@ -235,6 +304,8 @@ export const useChat = create<ChatState>()((set, get) => {
     },
 
     async send(text) {
+      // Opened at an older message: the answer goes at the end, so show the end first.
+      if (get().newer !== null) await get().showLatest();
       const s = get();
       if (s.activeRunId || s.sending) return false;
       const pendingId = `pending:${++pendingCounter}`;
@@ -271,7 +342,11 @@ export const useChat = create<ChatState>()((set, get) => {
     async retry(errorItemId) {
       const { conversationId, items } = get();
       if (!conversationId) return;
-      set({ items: items.filter((i) => i.id !== errorItemId) });
+      // As chat.retry leaves the stored turn: its error cards go, and an answer cut off at its end.
+      const kept = retryItems(items);
+      set({
+        items: kept.some((i) => i.id === errorItemId) ? kept.filter((i) => i.id !== errorItemId) : kept,
+      });
       const ok = await startRun(() => getApi()['chat.retry']({ conversationId }));
       if (!ok) set({ items });
     },

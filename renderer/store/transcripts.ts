@@ -1,5 +1,6 @@
-// Loading a conversation's transcript, announced to every slice that derives something from it (the
-// Activity tab's tool calls), so a long transcript crosses the wire once per opening, not once per slice.
+// Loading a conversation's transcript, a page at a time (the backend cuts it at whole turns), and
+// announcing every complete load to the slices that derive something from all of it (the Activity tab's
+// tool calls), so a transcript crosses the wire once per opening, not once per slice.
 // Depends on nothing but the Api, so any slice can use it without an import cycle.
 import type { RunStatus } from '../../shared/channels/chat';
 import type { TranscriptItem } from '../../shared/channels/conversations';
@@ -9,22 +10,74 @@ type Listener = (conversationId: string, items: Promise<readonly TranscriptItem[
 
 const listeners = new Set<Listener>();
 
-/** Be told of every transcript load, with its (pending) items. */
+/** Be told of every load of a whole transcript, with its (pending) items. */
 export function onTranscriptLoad(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-/** A conversation's items, and the run still streaming into it with the last seq the items reflect. */
+type Runs = readonly { runId: string; status: RunStatus; seq: number }[];
+
+/**
+ * Some of a conversation's items, and where they end: `older` / `newer` are the cursors of the pages
+ * either side (null at the start / at the end). `runs` is the run still streaming into it with the last
+ * seq the items reflect, known when the items reach the end.
+ */
 export interface LoadedTranscript {
   items: readonly TranscriptItem[];
-  runs: readonly { runId: string; status: RunStatus; seq: number }[];
+  older: string | null;
+  newer: string | null;
+  runs: Runs;
 }
 
-export function loadTranscript(conversationId: string): Promise<LoadedTranscript> {
+/**
+ * How many items to ask for: enough to fill this window twice over (an item is at least about 40 px
+ * tall), so the first screen and the first scroll up need no second request.
+ */
+export function pageSize(): number {
+  const height = typeof window === 'undefined' ? 800 : window.innerHeight || 800;
+  return Math.min(500, Math.max(20, Math.ceil(height / 20)));
+}
+
+/** Opens a conversation: its last page, or the page around `around`; without a limit, all of it. */
+export function loadTranscript(
+  conversationId: string,
+  page?: { limit: number; around?: string | undefined },
+): Promise<LoadedTranscript> {
   const get = getApi()['conversations.get'];
-  const loaded = get({ id: conversationId }).then((res) => ({ items: res.items, runs: res.runs ?? [] }));
-  const items = loaded.then((res) => res.items);
-  for (const listener of listeners) listener(conversationId, items);
+  const req = {
+    id: conversationId,
+    ...(page ? { limit: page.limit } : {}),
+    ...(page?.around ? { around: page.around } : {}),
+  };
+  const loaded = get(req).then((res) => ({
+    items: res.items,
+    older: res.older ?? null,
+    newer: res.newer ?? null,
+    runs: res.runs ?? [],
+  }));
+  if (!page) {
+    const items = loaded.then((res) => res.items);
+    for (const listener of listeners) listener(conversationId, items);
+  } else {
+    // A page that turned out to be all of it saves the Activity tab its own load.
+    void loaded.then(
+      (res) => {
+        if (res.older !== null || res.newer !== null) return;
+        for (const listener of listeners) listener(conversationId, Promise.resolve(res.items));
+      },
+      () => undefined,
+    );
+  }
   return loaded;
+}
+
+/** The page before `before` (scrolling up) or from `from` on (scrolling down). */
+export async function loadPage(
+  conversationId: string,
+  at: { before: string } | { from: string },
+  limit: number,
+): Promise<LoadedTranscript> {
+  const res = await getApi()['conversations.page']({ id: conversationId, ...at, limit });
+  return { items: res.items, older: res.older ?? null, newer: res.newer ?? null, runs: res.runs ?? [] };
 }

@@ -21,19 +21,48 @@ export type ConversationSummary = z.infer<typeof conversationSummary>;
 export const transcriptItem = viewItem;
 export type TranscriptItem = z.infer<typeof transcriptItem>;
 
+/**
+ * How many items a window asks for at a time: enough to fill it (it knows its height), bounded so one
+ * answer stays small however long the conversation is. A page holds whole turns, so it may be longer.
+ */
+export const pageLimit = z.number().int().min(1).max(500);
+
+/** Where a page ends: ask for `before: older` or `from: newer` to go on; null at either end. */
+const pageCursors = {
+  older: z.string().nullable().optional(),
+  newer: z.string().nullable().optional(),
+};
+
+/** The run still streaming into a conversation and the last seq of it that the items reflect. */
+const liveRuns = z.array(z.object({ runId: id, status: runStatus, seq: z.number().int().min(0) })).optional();
+
 export const conversationsInvoke = {
   'conversations.list': { req: z.object({}), res: z.object({ conversations: z.array(conversationSummary) }) },
+  /**
+   * Opens a conversation. With `limit`, one page: its last turns (at least `limit` items), or with `around`
+   * the turns around that message (or tool call), which the window scrolls into view; without, every item.
+   */
   'conversations.get': {
-    req: z.object({ id }),
+    req: z.object({ id, limit: pageLimit.optional(), around: id.optional() }),
     res: z.object({
       conversation: conversationSummary,
       items: z.array(transcriptItem),
+      ...pageCursors,
       /**
        * The run still streaming into it, if any, and the last seq of that run the items reflect: attach
        * after it (chat.attach) to continue exactly where the items end.
        */
-      runs: z.array(z.object({ runId: id, status: runStatus, seq: z.number().int().min(0) })).optional(),
+      runs: liveRuns,
     }),
+  },
+  /**
+   * More of an open conversation: the turns just before `before` (scrolling up) or from `from` on
+   * (scrolling down after opening at a message). A page that reaches the end carries `runs`, like an open.
+   */
+  'conversations.page': {
+    /** Exactly one of `before` and `from` (a plain object, so callers can extend it). */
+    req: z.object({ id, before: id.optional(), from: id.optional(), limit: pageLimit }),
+    res: z.object({ items: z.array(transcriptItem), ...pageCursors, runs: liveRuns }),
   },
   'conversations.create': {
     req: z.object({ title: z.string().max(200).optional(), memory: z.boolean().default(true) }),

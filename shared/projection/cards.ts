@@ -77,13 +77,15 @@ export const cardFact = z.discriminatedUnion('kind', [
     reviewId: z.string(),
     outcome: z.enum(['approved', 'edited', 'rejected']),
   }),
+  /** The user retried after an error (takes the error's card away; no card of its own). */
+  z.object({ kind: z.literal('retried'), errorId: z.string() }),
 ]);
 export type CardFact = z.infer<typeof cardFact>;
 export type CardKind = CardFact['kind'];
 export type Card<K extends CardKind> = Extract<CardFact, { kind: K }>;
 
 /** The cards shown as a labelled event card (errors and reviews have cards of their own). */
-export type LabelledCard = Exclude<CardFact, { kind: 'error' | 'review' | 'reviewed' }>;
+export type LabelledCard = Exclude<CardFact, { kind: 'error' | 'review' | 'reviewed' | 'retried' }>;
 
 export function backfillLabel(loaded: number, totalFiles: number, tokens: number): string {
   const files =
@@ -108,7 +110,8 @@ export function stuckHelp(fact: Card<'compaction_stuck'>): string {
   const parts = [
     `the memory given again (${formatTokens(fact.memory)} tokens)`,
     ...(fact.pinned > 0 ? [`pinned messages (${formatTokens(fact.pinned)})`] : []),
-    `the turns kept verbatim (${formatTokens(fact.kept)})`,
+    // Native compaction summarizes every turn: none is kept verbatim.
+    ...(fact.kept > 0 ? [`the turns kept verbatim (${formatTokens(fact.kept)})`] : []),
   ];
   return (
     `Even compacted, ${parts.join(', ')} come to about ${formatTokens(fact.floor)} tokens, above the ` +

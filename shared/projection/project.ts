@@ -92,12 +92,19 @@ class Draft {
     }
   }
 
+  remove(id: string): void {
+    const i = this.at(id);
+    if (i < 0) return;
+    this.writable().splice(i, 1);
+    this.index = null;
+  }
+
   forEach(fn: (item: ViewItem) => void): void {
     for (const item of this.items.slice()) fn(item);
   }
 }
 
-function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' }>): ViewItem {
+function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' | 'retried' }>): ViewItem {
   switch (fact.kind) {
     case 'error':
       return {
@@ -134,6 +141,10 @@ function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' }>): Vi
 }
 
 function addCard(d: Draft, id: string, fact: CardFact): void {
+  if (fact.kind === 'retried') {
+    if (d.get(fact.errorId, 'error')) d.remove(fact.errorId);
+    return;
+  }
   if (fact.kind === 'reviewed') {
     const rid = reviewItemId(fact.reviewId);
     const review = d.get(rid, 'review');
@@ -355,3 +366,32 @@ function applyEvent(d: Draft, ev: RunEvent): void {
       return;
   }
 }
+
+/**
+ * What a Retry leaves of a window's items, as chat.retry leaves the stored turn: the last turn's error
+ * cards go (a `retried` fact), and so does an answer cut off at its end (truncated: it is asked for again),
+ * with the unanswered calls and cards after it. Items of the window's own kinds stay.
+ */
+export function retryItems<T extends { kind: string; id: string }>(items: readonly T[]): T[] {
+  let user = -1;
+  for (let i = items.length - 1; i >= 0 && user < 0; i--) if (items[i]!.kind === 'user') user = i;
+  let answer = -1;
+  for (let i = items.length - 1; i > user && answer < 0; i--) if (items[i]!.kind === 'assistant') answer = i;
+  const cut =
+    answer >= 0 &&
+    (items[answer] as unknown as ViewItemOf<'assistant'>).interrupted &&
+    items
+      .slice(answer + 1)
+      .every(
+        (i) =>
+          i.kind === 'event' ||
+          i.kind === 'error' ||
+          (i.kind === 'tool' && (i as unknown as ViewItemOf<'tool'>).result === null),
+      );
+  return items.filter(
+    (item, i) => i <= user || (!(cut && i >= answer && isProjected(item)) && item.kind !== 'error'),
+  );
+}
+
+const isProjected = (item: { kind: string }): boolean =>
+  item.kind === 'assistant' || item.kind === 'tool' || item.kind === 'event' || item.kind === 'error';

@@ -8,6 +8,8 @@ import { ActivityPanel } from '../../renderer/features/tool-log';
 import { resetActivityStore } from '../../renderer/store/activity';
 import { startBridge } from '../../renderer/store/bridge';
 import { useChat } from '../../renderer/store/chat';
+import { pageSize } from '../../renderer/store/transcripts';
+import { useUi } from '../../renderer/store/ui';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 
 let backend: FakeBackend;
@@ -20,6 +22,8 @@ function run(event: Record<string, unknown>): RunEvent {
 
 beforeEach(() => {
   resetActivityStore();
+  // The tab fetches its calls once it is shown.
+  useUi.setState({ panelOpen: true, panelTab: 'activity' });
   seq = 0;
   backend = createFakeBackend();
   backend.transcript = [
@@ -133,7 +137,7 @@ describe('the Activity tab', () => {
     await within(panel).findByRole('listitem', { name: 'memory · view /memories' });
     // The panel's own idle-time load finds the calls there already.
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    expect(callsTo(backend, 'conversations.get')).toEqual([{ id: 'c1' }]);
+    expect(callsTo(backend, 'conversations.get')).toEqual([{ id: 'c1', limit: pageSize() }]);
   });
 
   it('filters by tool', async () => {

@@ -7,6 +7,7 @@ import { Toaster } from '../../renderer/components/toaster';
 import { MemoryPanel } from '../../renderer/features/memory';
 import { resetHost } from '../../renderer/features/memory/host';
 import { useChat } from '../../renderer/store/chat';
+import { pageSize } from '../../renderer/store/transcripts';
 import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
@@ -179,7 +180,9 @@ describe('delete', () => {
     fireEvent.change(within(dialog).getByLabelText(/Type/), { target: { value: 'preferences.md' } });
     expect(callsTo(backend, 'conversations.get')).toEqual([]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Forget permanently' }));
-    await waitFor(() => expect(callsTo(backend, 'conversations.get')).toEqual([{ id: 'c1' }]));
+    await waitFor(() =>
+      expect(callsTo(backend, 'conversations.get')).toEqual([{ id: 'c1', limit: pageSize() }]),
+    );
     useChat.setState({ conversationId: null });
   });
 });

@@ -6,6 +6,7 @@ import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import { currentCompaction } from '../conversations/state.js';
 import { estimateBlock, estimateBlocks, estimateTokens } from './estimate.js';
+import { isThresholdCompaction } from './history.js';
 
 export interface Usage {
   input_tokens: number;
@@ -44,11 +45,21 @@ export class Accounting {
       acc.memoryTokens = compaction.memory?.tokens ?? 0;
       acc.estimatedAll += acc.memoryTokens;
     }
-    for (let i = start; i < state.messages.length; i++) {
+    // A threshold compaction block in a reply: the history starts there (history.ts), and so does the
+    // count (the reply's own usage, zero when paused after compacting, measures nothing that is sent).
+    let block = -1;
+    for (let i = state.messages.length - 1; i >= start && block < 0; i--)
+      if (isThresholdCompaction(state.messages[i]!)) block = i;
+    if (block >= 0) {
+      acc.estimatedAll = systemTokens;
+      acc.memoryTokens = 0;
+    }
+    for (let i = Math.max(start, block); i < state.messages.length; i++) {
       const m = state.messages[i]!;
       acc.add(m, state.cleared);
       // A reply kept verbatim by a compaction was measured with the context before it: only later
       // replies measure the context as it is now.
+      if (i === block) continue;
       if (m.kind === 'assistant' && m.usage && (!compaction || m.at > compaction.at)) acc.measure(m.usage);
     }
     return acc;

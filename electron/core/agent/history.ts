@@ -67,7 +67,8 @@ function compactionPrefix(c: CompactedRecord): ApiMessage[] {
   return out;
 }
 
-const isThresholdCompaction = (m: MessageRecord): boolean => {
+/** A reply that starts with a threshold compaction block (native): the API ignores what came before it. */
+export const isThresholdCompaction = (m: MessageRecord): boolean => {
   const first = m.content[0] as { type?: string; content?: unknown } | undefined;
   return m.role === 'assistant' && first?.type === 'compaction' && typeof first.content === 'string';
 };

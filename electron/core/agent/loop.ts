@@ -6,7 +6,7 @@ import type { MessageRecord } from '../conversations/records.js';
 import type { RunStatus } from '../runs.js';
 import { convertReply, partialText, textOf } from './assistant-content.js';
 import { ensureBackfill } from './backfill-step.js';
-import { localBeforeRequest } from './context/local.js';
+import { compactionPaused, localBeforeRequest } from './context/local.js';
 import { nativeActed, nativeAfterReply } from './context/native.js';
 import { classifyError } from './errors.js';
 import { buildRequest } from './request.js';
@@ -37,6 +37,8 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
       model: s.model,
       tools: s.toolbox.definitions,
       strategy: s.strategy,
+      pauseCompaction:
+        s.strategy === 'native' && compactionPaused(state(s), s.settings, s.accounting().total),
     });
     const messageId = randomUUID();
     const outcome = await streamTurn(s.client, params, {

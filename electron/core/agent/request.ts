@@ -20,6 +20,13 @@ export const BETA_COMPACT_ON_DEMAND = 'compact-2026-09-04';
 export const NATIVE_COMPACT_MIN = 50_000;
 export const MAX_TOKENS = 8_192;
 
+/** The compaction trigger a strategy works to: the API's own minimum applies to native compaction. */
+export function compactTriggerOf(strategy: 'native' | 'local', settings: Settings): number {
+  return strategy === 'native'
+    ? Math.max(NATIVE_COMPACT_MIN, settings.compactTrigger)
+    : settings.compactTrigger;
+}
+
 const CACHE = { type: 'ephemeral' } as const;
 
 /** cache_control on the last memory view result and on the last block (copies; the history is not touched). */
@@ -49,30 +56,39 @@ export interface RequestOptions {
   model: string;
   tools: BetaToolUnion[];
   strategy: Settings['contextStrategy'];
+  /**
+   * Native: leave the compaction edit out (compaction said it cannot help and is paused, see
+   * context/local.ts compactionPaused); the API would otherwise compact, and be paid for, on every turn.
+   */
+  pauseCompaction?: boolean;
 }
 
-export function contextManagement(settings: Settings): NonNullable<TurnParams['context_management']> {
-  return {
-    edits: [
-      {
-        type: 'clear_tool_uses_20250919',
-        trigger: { type: 'input_tokens', value: settings.clearTrigger },
-        keep: { type: 'tool_uses', value: settings.clearKeep },
-        ...(settings.clearAtLeast > 0
-          ? { clear_at_least: { type: 'input_tokens', value: settings.clearAtLeast } }
-          : {}),
-        // The backfill and the model's own memory reads stay: they are what the memory is for. The user
-        // may keep memory_search results too.
-        exclude_tools: ['memory', ...settings.clearExcludeTools],
-      },
-      {
-        type: 'compact_20260112',
-        trigger: { type: 'input_tokens', value: Math.max(NATIVE_COMPACT_MIN, settings.compactTrigger) },
-        // Pause so the app can give the memory (and pinned messages) again right after the summary.
-        pause_after_compaction: true,
-      },
-    ],
-  };
+export function contextManagement(
+  settings: Settings,
+  pauseCompaction = false,
+): NonNullable<TurnParams['context_management']> {
+  const edits: NonNullable<NonNullable<TurnParams['context_management']>['edits']> = [
+    {
+      type: 'clear_tool_uses_20250919',
+      trigger: { type: 'input_tokens', value: settings.clearTrigger },
+      keep: { type: 'tool_uses', value: settings.clearKeep },
+      ...(settings.clearAtLeast > 0
+        ? { clear_at_least: { type: 'input_tokens', value: settings.clearAtLeast } }
+        : {}),
+      // The backfill and the model's own memory reads stay: they are what the memory is for. The user
+      // may keep memory_search results too.
+      exclude_tools: ['memory', ...settings.clearExcludeTools],
+    },
+  ];
+  if (!pauseCompaction) {
+    edits.push({
+      type: 'compact_20260112',
+      trigger: { type: 'input_tokens', value: compactTriggerOf('native', settings) },
+      // Pause so the app can give the memory (and pinned messages) again right after the summary.
+      pause_after_compaction: true,
+    });
+  }
+  return { edits };
 }
 
 export function systemBlocks(memory: boolean): BetaTextBlockParam[] {
@@ -98,7 +114,7 @@ export function buildRequest(state: ConversationState, options: RequestOptions):
   if (options.tools.length > 0) params.tools = cachedTools(options.tools);
   if (options.strategy === 'native') {
     betas.push(BETA_CONTEXT_MANAGEMENT, BETA_COMPACT);
-    params.context_management = contextManagement(options.settings);
+    params.context_management = contextManagement(options.settings, options.pauseCompaction);
   } else if (history.compactionBlock) betas.push(BETA_COMPACT);
   if (history.onDemandBlock) betas.push(BETA_COMPACT_ON_DEMAND);
   if (betas.length > 0) params.betas = betas;

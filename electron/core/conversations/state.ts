@@ -9,6 +9,7 @@ import type {
   MetaRecord,
 } from './records.js';
 import { type Card, cardLabel } from '../../../shared/projection/cards.js';
+import { PageIndex } from './page-index.js';
 
 export type Entry = { type: 'msg'; record: MessageRecord } | { type: 'event'; record: EventRecord };
 
@@ -18,6 +19,8 @@ export interface ConversationState {
   updatedAt: string;
   /** Messages and events in order (what the transcript shows). */
   entries: Entry[];
+  /** Where the transcript can be cut into pages (pages.ts). */
+  pages: PageIndex;
   /** Messages only, in order (what the API history is built from). */
   messages: MessageRecord[];
   pinned: Set<string>;
@@ -43,6 +46,7 @@ export function emptyState(meta: MetaRecord): ConversationState {
     title: meta.title,
     updatedAt: meta.createdAt,
     entries: [],
+    pages: new PageIndex(),
     messages: [],
     pinned: new Set(),
     cleared: new Set(),
@@ -57,10 +61,12 @@ export function applyRecord(state: ConversationState, record: ConversationRecord
     case 'meta':
       return;
     case 'msg':
+      state.pages.push({ type: 'msg', record }, state.entries.length);
       state.entries.push({ type: 'msg', record });
       state.messages.push(record);
       break;
     case 'event':
+      state.pages.push({ type: 'event', record }, state.entries.length);
       state.entries.push({ type: 'event', record });
       {
         const step = historyStep(record);
@@ -122,7 +128,10 @@ function truncate(state: ConversationState, fromMessageId: string): void {
   if (msgIndex < 0) return;
   state.messages.length = msgIndex;
   const entryIndex = state.entries.findIndex((e) => e.type === 'msg' && e.record.id === fromMessageId);
-  if (entryIndex >= 0) state.entries.length = entryIndex;
+  if (entryIndex >= 0) {
+    state.pages.cut(state.entries, entryIndex);
+    state.entries.length = entryIndex;
+  }
   // A compaction that summarized messages now gone no longer applies.
   const ids = new Set(state.messages.map((m) => m.id));
   while (state.compactions.length > 0 && !ids.has(state.compactions.at(-1)!.lastMessageId))

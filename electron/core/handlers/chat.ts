@@ -1,14 +1,29 @@
 // chat.*: runs of the agent loop. A send persists the user's message before the run starts, so nothing
 // the user typed is lost whatever happens to the run; retry, regenerate and edit never duplicate a turn.
+import { randomUUID } from 'node:crypto';
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
 import { now } from '../agent/session.js';
+import type { ConversationRecord } from '../conversations/records.js';
+import type { Entry } from '../conversations/state.js';
 import type { ConversationLease } from '../conversations/store.js';
 import { holdConversation, startLeased } from './leased-run.js';
 
 type Domain = DomainHandlers<'chat'>;
+
+/** The ids of the error cards after a user message (the last turn's failures). */
+function errorsSince(entries: readonly Entry[], userMessageId: string): string[] {
+  const ids: string[] = [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.type === 'msg' && entry.record.id === userMessageId) break;
+    if (entry.type === 'event' && (entry.record.card?.kind ?? entry.record.event) === 'error')
+      ids.push(entry.record.id);
+  }
+  return ids;
+}
 
 export function createChatHandlers(ctx: CoreContext): Domain {
   const agent = (): ReturnType<typeof getAgent> => getAgent(ctx);
@@ -84,6 +99,17 @@ export function createChatHandlers(ctx: CoreContext): Domain {
           await a.store.append(req.conversationId, [{ t: 'truncate', fromMessageId: last.id, at: now() }]);
           a.forget(req.conversationId);
         }
+        // The errors being retried go from the transcript, stored as the window shows it after a Retry.
+        const retried = errorsSince(a.store.get(req.conversationId).entries, user.id).map(
+          (errorId): ConversationRecord => ({
+            t: 'event',
+            id: randomUUID(),
+            event: 'retried',
+            card: { kind: 'retried', errorId },
+            at: now(),
+          }),
+        );
+        if (retried.length > 0) await a.store.append(req.conversationId, retried);
         return user;
       });
       return { runId: startLeased(a, ctx.runs, lease, () => a.start(req.conversationId, user.id)).runId };

@@ -4,6 +4,7 @@ import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
 import { searchConversations } from '../conversations/search.js';
+import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
 import { summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
@@ -25,7 +26,25 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       const state = s.get(req.id);
       // In the same tick as the items, so the seq matches them.
       const run = ctx.runs.savedSeq(state.meta.id);
-      return { conversation: summarize(state), items: transcript(state), runs: run ? [run] : [] };
+      const page =
+        req.limit === undefined
+          ? { items: transcript(state), older: null, newer: null }
+          : req.around !== undefined
+            ? pageAround(state, req.around, req.limit)
+            : lastPage(state, req.limit);
+      return { conversation: summarize(state), ...page, runs: run ? [run] : [] };
+    },
+    'conversations.page': async (req) => {
+      const s = await store();
+      if ((req.before === undefined) === (req.from === undefined))
+        throw new ContractError('invalid_request', 'Give exactly one of before and from.');
+      if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
+      const state = s.get(req.id);
+      const run = ctx.runs.savedSeq(state.meta.id);
+      const at = req.before !== undefined ? { before: req.before } : { from: req.from! };
+      const page = pageAt(state, at, req.limit);
+      // Only a page that reaches the end is where a live run's events continue.
+      return { ...page, ...(page.newer === null ? { runs: run ? [run] : [] } : {}) };
     },
     'conversations.create': async (req) => {
       const state = await (await store()).create({ title: req.title, memory: req.memory });

@@ -1,6 +1,8 @@
 // The transcript, virtualized: only the items near the viewport are in the DOM, each measured after it
 // renders. While the view is at the bottom it follows the stream; scrolling up stops following, and a
-// "Jump to latest" button brings it back.
+// "Jump to latest" button brings it back. The items are a window on the conversation (store/chat.ts):
+// nearing the top loads the page before them, kept in place (the virtualizer anchors the item in view
+// when items are added above it); opened at a message, nearing the bottom loads the page after them.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, Spinner } from '../../components';
@@ -8,6 +10,8 @@ import { selectRunning, useChat, type ChatItem } from '../../store/chat';
 import { ChatItemView } from './chat-item-view';
 
 const FOLLOW_THRESHOLD = 48;
+/** Load the next page while this much is still to scroll (in screens), so it is there before it is seen. */
+const PAGE_AHEAD = 1;
 const HIGHLIGHT_MS = 2400;
 
 function estimate(item: ChatItem | undefined): number {
@@ -27,6 +31,13 @@ function estimate(item: ChatItem | undefined): number {
 export function MessageList(): ReactElement {
   const items = useChat((s) => s.items);
   const running = useChat(selectRunning);
+  const older = useChat((s) => s.older);
+  const newer = useChat((s) => s.newer);
+  const paging = useChat((s) => s.paging);
+  const loadMore = useChat((s) => s.loadMore);
+  const showLatest = useChat((s) => s.showLatest);
+  // Short of the end, the last item is not the latest: nothing to follow.
+  const atEnd = newer === null;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
   const followingRef = useRef(true);
@@ -50,6 +61,9 @@ export function MessageList(): ReactElement {
     initialOffset: () => items.reduce((sum, item) => sum + estimate(item), 24 + 48),
     // Measurements settle in the normal React batch instead of one synchronous re-render per row.
     useFlushSync: false,
+    // A page loaded above keeps the item in view where it was (no jump), and rows measured above the
+    // viewport shift it by what they grew, not the reader.
+    anchorTo: 'end',
   });
 
   const totalSize = virtualizer.getTotalSize();
@@ -60,8 +74,21 @@ export function MessageList(): ReactElement {
 
   // Follow the stream: after every change in content or measured size, stay pinned to the bottom.
   useLayoutEffect(() => {
-    if (followingRef.current) scrollToEnd();
-  }, [totalSize, items, scrollToEnd]);
+    if (followingRef.current && atEnd) scrollToEnd();
+  }, [totalSize, items, scrollToEnd, atEnd]);
+
+  // Near an edge with more beyond it: fetch the next page (also when the items do not fill the window).
+  const pageIfNear = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const ahead = el.clientHeight * PAGE_AHEAD;
+    if (older !== null && el.scrollTop < ahead) void loadMore('older');
+    else if (newer !== null && el.scrollHeight - el.scrollTop - el.clientHeight < ahead)
+      void loadMore('newer');
+  }, [older, newer, loadMore]);
+  useEffect(() => {
+    if (paging === null) pageIfNear();
+  }, [paging, totalSize, pageIfNear]);
 
   // Sending (a new user item at the end) always brings the view back down.
   const lastItem = items[items.length - 1];
@@ -112,9 +139,11 @@ export function MessageList(): ReactElement {
         aria-label="Conversation"
         aria-live="off"
         tabIndex={0}
+        aria-busy={paging !== null}
         onScroll={(e) => {
           const el = e.currentTarget;
-          const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD;
+          pageIfNear();
+          const atBottom = atEnd && el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD;
           if (atBottom !== followingRef.current) {
             followingRef.current = atBottom;
             setFollowing(atBottom);
@@ -151,7 +180,7 @@ export function MessageList(): ReactElement {
           )}
         </p>
       )}
-      {!following && items.length > 0 && (
+      {(!following || !atEnd) && items.length > 0 && (
         <Button
           size="sm"
           icon="chevronDown"
@@ -159,7 +188,8 @@ export function MessageList(): ReactElement {
           onClick={() => {
             followingRef.current = true;
             setFollowing(true);
-            scrollToEnd();
+            if (atEnd) scrollToEnd();
+            else void showLatest();
           }}
         >
           Jump to latest

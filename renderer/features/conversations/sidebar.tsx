@@ -102,7 +102,8 @@ export function ConversationSidebar(): ReactElement {
                       className="conv-result sp-marked"
                       style={spaceColourStyle(space.colour)}
                       aria-current={r.id === activeId ? 'page' : undefined}
-                      onClick={() => void open(r.id)}
+                      // At the message that matched: the page around it, scrolled into view.
+                      onClick={() => void open(r.id, r.messageId ? { focus: r.messageId } : undefined)}
                     >
                       <span className="conv-title">{r.title || 'Untitled'}</span>
                       <span className="conv-snippet">{r.snippet}</span>

@@ -6,6 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { formatDuration } from '../../lib/format';
 import { ensureActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
 import { useChat } from '../../store/chat';
+import { useUi } from '../../store/ui';
 import { filterCalls, formatInput, summarizeCall, toolCounts } from './summary';
 import { SpaceLabel } from '../spaces';
 import './tool-log.css';
@@ -49,18 +50,20 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
   const filter = useActivityStore((s) => s.filter);
   const selectId = useId();
 
+  const visible = useUi((s) => s.panelOpen && s.panelTab === 'activity');
   useEffect(() => {
-    // The tab stays mounted while hidden. Opening a conversation in the chat loads its transcript, and the
-    // activity slice takes the tool calls from that load (store/transcripts.ts); this fetches them only if
-    // that has not happened by the time the app is idle, so a long transcript is never fetched twice nor in
-    // competition with the chat's first paint.
+    // The tab stays mounted while hidden. Opening a short conversation in the chat loads all of it, and the
+    // activity slice takes the tool calls from that load (store/transcripts.ts); a long one is opened a
+    // page at a time, so this fetches them, once the tab is shown and the app is idle: never twice, never
+    // in competition with the chat's first paint, and never for a tab nobody looks at.
+    if (!visible) return;
     if (typeof requestIdleCallback === 'function') {
       const handle = requestIdleCallback(() => ensureActivity(conversationId), { timeout: 1000 });
       return () => cancelIdleCallback(handle);
     }
     const timer = setTimeout(() => ensureActivity(conversationId), 0);
     return () => clearTimeout(timer);
-  }, [conversationId]);
+  }, [conversationId, visible]);
 
   const counts = toolCounts(calls);
   // A filter for a tool this conversation never used would show an empty list for no visible reason.

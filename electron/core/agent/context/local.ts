@@ -10,6 +10,7 @@ import { type ConversationState, currentCompaction } from '../../conversations/s
 import { compactedMemory, loadBackfill, pinnedQuote, showBackfill } from '../backfill-step.js';
 import { estimateBlock, estimateBlocks, estimateTokens } from '../estimate.js';
 import { CLEARED_PLACEHOLDER } from '../history.js';
+import { compactTriggerOf } from '../request.js';
 import { type LoopSession, now, showCard, state } from '../session.js';
 import { renderTranscript, summarize } from './summarize.js';
 
@@ -93,7 +94,7 @@ export function compactionPaused(st: ConversationState, settings: Settings, tota
   if (stuck === null) return false;
   const overhead = stuck.memory + stuck.pinned + stuck.summary;
   return (
-    stuck.trigger === settings.compactTrigger &&
+    stuck.trigger === compactTriggerOf(stuck.strategy, settings) &&
     stuck.budget === settings.backfillBudgetTokens &&
     stuck.pinnedMessages === st.pinned.size &&
     total < stuck.tokens + overhead
@@ -105,25 +106,31 @@ function withCompaction(st: ConversationState, record: CompactedRecord): Convers
 }
 
 /** Says once that compaction cannot help (chat and Context tab), and pauses it (compactionPaused). */
-async function showStuck(
+export async function showStuck(
   s: LoopSession,
-  record: CompactedRecord,
-  floor: number,
-  kept: number,
+  found: {
+    strategy: 'native' | 'local';
+    /** The context's size now: compaction resumes once it has grown by what a summary costs. */
+    tokens: number;
+    record: Pick<CompactedRecord, 'summary' | 'memory' | 'pinned'>;
+    floor: number;
+    kept: number;
+  },
 ): Promise<void> {
   const st = state(s);
+  const { record } = found;
   await showCard(s, {
     kind: 'compaction_stuck',
-    strategy: 'local',
-    tokens: s.accounting().total,
+    strategy: found.strategy,
+    tokens: found.tokens,
     summary: record.summary ? estimateTokens(record.summary) : SUMMARY_ALLOWANCE,
-    trigger: s.settings.compactTrigger,
+    trigger: compactTriggerOf(found.strategy, s.settings),
     budget: s.settings.backfillBudgetTokens,
     pinnedMessages: st.pinned.size,
-    floor,
+    floor: found.floor,
     memory: record.memory?.tokens ?? 0,
     pinned: record.pinned ? estimateTokens(record.pinned) : 0,
-    kept,
+    kept: found.kept,
   });
   s.contextChanged();
 }
@@ -163,7 +170,7 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<Compac
   const floor = s.accountingFor(withCompaction(st, record)).total;
   // What stays is as big as what is there now: no summary can help, so none is paid for.
   if (!all && floor >= tokensBefore) {
-    await showStuck(s, record, floor, kept);
+    await showStuck(s, { strategy: 'local', tokens: tokensBefore, record, floor, kept });
     return 'no_gain';
   }
   const result = await summarize(s, renderTranscript(compacted, previous?.summary ?? null));
@@ -181,7 +188,7 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<Compac
       tokensBefore,
       tokensAfter,
     });
-    await showStuck(s, record, tokensAfter, kept);
+    await showStuck(s, { strategy: 'local', tokens: tokensBefore, record, floor: tokensAfter, kept });
     return 'no_gain';
   }
   record.tokensAfter = tokensAfter;
@@ -205,7 +212,8 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<Compac
   });
   if (backfill) await showBackfill(s, backfill);
   // It helped, but the next turn would compact again: say so once, and pause.
-  if (!all && tokensAfter > trigger) await showStuck(s, record, tokensAfter, kept);
+  if (!all && tokensAfter > trigger)
+    await showStuck(s, { strategy: 'local', tokens: tokensAfter, record, floor: tokensAfter, kept });
   s.contextChanged();
   return 'done';
 }

@@ -62,4 +62,47 @@ export class ChatPage {
   get exportButton(): Locator {
     return this.page.getByRole('button', { name: 'Export as Markdown' });
   }
+
+  // Added by the long-conversation test: the transcript's rows by message id, and its scrolling.
+
+  /** The transcript's row for a message (rendered only while near the viewport). */
+  row(messageId: string): Locator {
+    return this.conversation.locator(`[data-message-id="${messageId}"]`);
+  }
+
+  /** Where the items of the open conversation stand: the row's index among them (-1: not rendered). */
+  async indexOf(messageId: string): Promise<number> {
+    const row = this.row(messageId);
+    if ((await row.count()) === 0) return -1;
+    return Number(await row.getAttribute('data-index'));
+  }
+
+  /** The row's top relative to the transcript's visible top (null: not rendered). */
+  async topOf(messageId: string): Promise<number | null> {
+    const row = this.row(messageId);
+    if ((await row.count()) === 0) return null;
+    return row.evaluate((el) => {
+      const log = el.closest('[role="log"]')!;
+      return el.getBoundingClientRect().top - log.getBoundingClientRect().top;
+    });
+  }
+
+  /** Scrolls the transcript by `dy` pixels, as the mouse wheel over it does. */
+  async wheel(dy: number): Promise<void> {
+    const box = (await this.conversation.boundingBox())!;
+    await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await this.page.mouse.wheel(0, dy);
+  }
+
+  /** True while a page of the conversation is being fetched (the log is aria-busy). */
+  async paging(): Promise<boolean> {
+    return (await this.conversation.getAttribute('aria-busy')) === 'true';
+  }
+
+  /** The ids of the rows in the DOM, top to bottom. */
+  rowIds(): Promise<string[]> {
+    return this.conversation
+      .locator('[data-message-id]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-message-id') ?? ''));
+  }
 }

@@ -1,0 +1,88 @@
+// Pages of a conversation's transcript: whole turns (page-index.ts), projected by the one projection.
+// Concatenated in order, the pages of a conversation are exactly its full transcript (a property test
+// holds them to it), so where a window cut the conversation never changes what it shows.
+import type { TranscriptItem } from '../../../shared/channels/conversations.js';
+import { ContractError } from '../../../shared/errors.js';
+import { projectEntries } from '../../../shared/projection/project.js';
+import type { ConversationState } from './state.js';
+
+export interface Page {
+  items: TranscriptItem[];
+  /** Ask for the page `before` this (the id the page's first turn starts with); null at the start. */
+  older: string | null;
+  /** Ask for the page `from` this (the id the next turn starts with); null at the end. */
+  newer: string | null;
+}
+
+/** Turns [first, last) as items, with the cursors either side. */
+function turns(state: ConversationState, first: number, last: number): Page {
+  const { starts } = state.pages;
+  const end = last < starts.length ? starts[last]! : state.entries.length;
+  const items = first < last ? projectEntries(state.entries.slice(starts[first], end), state.pinned) : [];
+  return {
+    items,
+    older: first > 0 ? cursorOf(state, first) : null,
+    newer: last < starts.length ? cursorOf(state, last) : null,
+  };
+}
+
+const cursorOf = (state: ConversationState, turn: number): string =>
+  state.entries[state.pages.starts[turn]!]!.record.id;
+
+const count = (state: ConversationState, turn: number): number => turns(state, turn, turn + 1).items.length;
+
+/** The turn a cursor (or any message, card or tool call id) is in. */
+function turnAt(state: ConversationState, id: string): number {
+  const entry = state.pages.entryOf(id);
+  const turn = entry === undefined ? -1 : state.pages.turnOf(entry);
+  if (turn < 0) {
+    throw new ContractError(
+      'not_found',
+      'That message is no longer in this conversation (it was edited or regenerated): open it again.',
+    );
+  }
+  return turn;
+}
+
+/** The last turns, at least `limit` items of them (all of them when there are fewer). */
+export function lastPage(state: ConversationState, limit: number): Page {
+  return pageBefore(state, state.pages.starts.length, limit);
+}
+
+function pageBefore(state: ConversationState, last: number, limit: number): Page {
+  let first = last;
+  for (let n = 0; first > 0 && n < limit;) n += count(state, --first);
+  return turns(state, first, last);
+}
+
+function pageFrom(state: ConversationState, first: number, limit: number): Page {
+  let last = first;
+  for (let n = 0; last < state.pages.starts.length && n < limit;) n += count(state, last++);
+  return turns(state, first, last);
+}
+
+/** The page before the turn that `before` is in, or from the one `from` is in. */
+export function pageAt(
+  state: ConversationState,
+  at: { before: string } | { from: string },
+  limit: number,
+): Page {
+  return 'before' in at
+    ? pageBefore(state, turnAt(state, at.before), limit)
+    : pageFrom(state, turnAt(state, at.from), limit);
+}
+
+/** The turn holding `id` with turns either side, about `limit` items in all, the older ones first. */
+export function pageAround(state: ConversationState, id: string, limit: number): Page {
+  const turn = turnAt(state, id);
+  let first = turn;
+  let last = turn + 1;
+  let n = count(state, turn);
+  const total = state.pages.starts.length;
+  // Alternate: the message should land in the middle of the window, not at an edge.
+  while (n < limit && (first > 0 || last < total)) {
+    if (first > 0) n += count(state, --first);
+    if (n < limit && last < total) n += count(state, last++);
+  }
+  return turns(state, first, last);
+}

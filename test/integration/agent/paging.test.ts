@@ -1,0 +1,107 @@
+// Paging a conversation (issue 14, item 5), through the backend's handlers against the fake API: the pages
+// a window walks, from the end or from a message it was opened at, are exactly the full transcript, live
+// and after a restart that found a torn last line (a kill mid-write), and each is about `limit` items
+// however long the conversation is.
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TranscriptItem } from '../../../shared/channels/conversations.js';
+import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
+import { type Harness, call, send, startHarness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Every item, page by page from where the window opened, as a window scrolling both ways collects them. */
+async function walk(harness: Harness, id: string, limit: number, around?: string): Promise<TranscriptItem[]> {
+  const handlers = harness.core.handlers;
+  const first = await handlers['conversations.get']({ id, limit, ...(around ? { around } : {}) }, call);
+  const items = [...first.items];
+  for (let older = first.older; older;) {
+    const page = await handlers['conversations.page']({ id, before: older, limit }, call);
+    expect(page.runs).toBeUndefined();
+    items.unshift(...page.items);
+    older = page.older;
+  }
+  for (let newer = first.newer; newer;) {
+    const page = await handlers['conversations.page']({ id, from: newer, limit }, call);
+    items.push(...page.items);
+    newer = page.newer;
+    // The page that reaches the end says where a live run's events continue, as an open does.
+    if (newer === null) expect(page.runs).toEqual([]);
+  }
+  return items;
+}
+
+const all = async (harness: Harness, id: string): Promise<TranscriptItem[]> =>
+  (await harness.core.handlers['conversations.get']({ id }, call)).items;
+
+describe('conversation pages', () => {
+  it('from the end and around a message, live and after a kill mid-write, are the whole transcript', async () => {
+    h = await startHarness();
+    h.fake.enqueue(text('Hello there.'));
+    const { res } = await send(h, 'Start');
+    const id = res.conversationId;
+    for (let i = 0; i < 12; i++) {
+      if (i % 3 === 0) {
+        h.fake.enqueue(
+          toolUse({
+            name: 'memory',
+            input: { command: 'create', path: `/memories/n${i}.md`, file_text: `n${i}\n` },
+          }),
+          text(`Noted ${i}.`),
+        );
+      } else h.fake.enqueue(text(`Answer ${i}.`));
+      await send(h, `Question ${i}`, id);
+    }
+    const full = await all(h, id);
+    expect(full.filter((i) => i.kind === 'user')).toHaveLength(13);
+
+    const opened = await h.core.handlers['conversations.get']({ id, limit: 4 }, call);
+    // The last turns only: the newest question and its answer, not the start.
+    expect(opened.items.map((i) => (i as { text?: string }).text)).toContain('Answer 11.');
+    expect(opened.items.some((i) => (i as { text?: string }).text === 'Start')).toBe(false);
+    expect(opened.newer).toBeNull();
+    expect(opened.runs).toEqual([]);
+
+    for (const limit of [1, 3, 50]) expect(await walk(h, id, limit)).toEqual(full);
+    // Opened at a message (a search result): the page around it has it, the rest comes on scrolling.
+    const hit = (await h.core.handlers['conversations.search']({ query: 'Question 4' }, call)).results[0]!;
+    const around = await h.core.handlers['conversations.get']({ id, limit: 3, around: hit.messageId! }, call);
+    expect(around.items.map((i) => i.id)).toContain(hit.messageId);
+    expect(around.older).not.toBeNull();
+    expect(around.newer).not.toBeNull();
+    expect(await walk(h, id, 3, hit.messageId)).toEqual(full);
+    // A tool call's item id opens at it too (a memory file's provenance names the call).
+    const tool = full.find((i) => i.kind === 'tool')!;
+    expect(
+      (await h.core.handlers['conversations.get']({ id, limit: 2, around: tool.id }, call)).items,
+    ).toContainEqual(tool);
+
+    // Killed in the middle of writing a record: the torn line is not part of the conversation.
+    await appendFile(
+      path.join(h.dataDir, 'conversations', `${id}.jsonl`),
+      '{"t":"msg","id":"torn","kind":"us',
+    );
+    await h.restart();
+    expect(await all(h, id)).toEqual(full);
+    for (const limit of [1, 5]) expect(await walk(h, id, limit)).toEqual(full);
+    expect(await walk(h, id, 2, hit.messageId)).toEqual(full);
+  });
+
+  it('refuses a page with no cursor or an unknown one, with a message to act on', async () => {
+    h = await startHarness();
+    h.fake.enqueue(text('Hi.'));
+    const { res } = await send(h, 'Start');
+    const page = h.core.handlers['conversations.page'];
+    await expect(page({ id: res.conversationId, limit: 5 }, call)).rejects.toThrow(
+      /exactly one of before and from/,
+    );
+    await expect(page({ id: res.conversationId, before: 'gone', limit: 5 }, call)).rejects.toThrow(
+      /no longer in this conversation/,
+    );
+  });
+});
