@@ -6,7 +6,7 @@
 import { constants, promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_MODE, fsyncDir } from './fs-safe.js';
-import type { ActorKind, SpaceRef } from './types.js';
+import type { ActorKind } from './types.js';
 
 export interface JournalRecord {
   id: string;
@@ -17,8 +17,9 @@ export interface JournalRecord {
   conversationTitle?: string;
   toolUseId?: string;
   messageId?: string;
-  fromSpace?: SpaceRef;
-  toSpace?: SpaceRef;
+  /** A copy or move between spaces: the other space ({id, name}, types.ts SpaceRef). */
+  fromSpace?: { id: string; name: string };
+  toSpace?: { id: string; name: string };
   command: string;
   path: string;
   newPath?: string;

@@ -304,29 +304,6 @@ export class ConversationStore {
   }
 
   /**
-   * Redacts a conversation (forget): its live records in place (a record still queued is then written
-   * redacted), then its file, between two writes. True when anything changed.
-   */
-  async redact(
-    id: string,
-    redact: (records: readonly ConversationRecord[]) => boolean,
-    file: (path: string) => Promise<boolean>,
-  ): Promise<boolean> {
-    const state = this.byId.get(id);
-    if (!state) return false; // deleted meanwhile: its file is gone with it
-    const live = redact([
-      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
-    ]);
-    // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
-    // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
-    const onDisk = await this.locked(id, () =>
-      this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
-    );
-    if (live) this.changed();
-    return live || onDisk;
-  }
-
-  /**
    * Moves the conversation to another store's folder (another space), `records` appended first; it is then
    * no longer this store's (the other one takes it up with `adopt`). Under its lock, and refused while a
    * run anywhere holds it; the file moves by one rename, so a crash leaves it in one folder or the other.
@@ -374,6 +351,29 @@ export class ConversationStore {
       this.changed();
     }
     return this.get(id);
+  }
+
+  /**
+   * Redacts a conversation (forget): its live records in place (a record still queued is then written
+   * redacted), then its file, between two writes. True when anything changed.
+   */
+  async redact(
+    id: string,
+    redact: (records: readonly ConversationRecord[]) => boolean,
+    file: (path: string) => Promise<boolean>,
+  ): Promise<boolean> {
+    const state = this.byId.get(id);
+    if (!state) return false; // deleted meanwhile: its file is gone with it
+    const live = redact([
+      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
+    ]);
+    // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
+    // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
+    const onDisk = await this.locked(id, () =>
+      this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
+    );
+    if (live) this.changed();
+    return live || onDisk;
   }
 
   async close(): Promise<void> {
