@@ -17,9 +17,6 @@ export interface JournalRecord {
   conversationTitle?: string;
   toolUseId?: string;
   messageId?: string;
-  /** A copy or move between spaces: the other space ({id, name}, types.ts SpaceRef). */
-  fromSpace?: { id: string; name: string };
-  toSpace?: { id: string; name: string };
   command: string;
   path: string;
   newPath?: string;
@@ -29,6 +26,9 @@ export interface JournalRecord {
   /** Entries written by one operation (a folder delete or rename) share a batch id; revert undoes all. */
   batch?: string;
   revertOf?: string;
+  /** A copy or move between spaces: the other space ({id, name}, types.ts SpaceRef). */
+  fromSpace?: { id: string; name: string };
+  toSpace?: { id: string; name: string };
 }
 
 /**
