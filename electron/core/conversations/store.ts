@@ -304,16 +304,16 @@ export class ConversationStore {
   }
 
   /**
-   * Moves the conversation to another store's folder (another space), `records` appended first; it is then
-   * no longer this store's (the other one takes it up with `adopt`). Under its lock, and refused while a
-   * run anywhere holds it; the file moves by one rename, so a crash leaves it in one folder or the other.
+   * Moves the conversation's file to another store's folder (another space); it is then no longer this
+   * store's (the other one takes it up with `adopt`). Under its lock, and refused while a run anywhere holds
+   * it; the file moves by one rename, so a crash leaves it in one folder or the other.
    */
-  async moveTo(id: string, targetDir: string, records: ConversationRecord[]): Promise<void> {
+  async moveTo(id: string, targetDir: string): Promise<void> {
     this.get(id);
     if (this.leases.has(id)) throw busy();
     const target = path.join(targetDir, `${id}.jsonl`);
     await this.locked(id, async () => {
-      await this.writer(id).append(records);
+      await this.writers.get(id)?.flushed();
       await fs.mkdir(targetDir, { recursive: true, mode: 0o700 });
       if (
         await fs.stat(target).then(
