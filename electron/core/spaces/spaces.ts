@@ -2,6 +2,7 @@
 // close. Personal is the backend's own context (createCore's), so everything that worked before keeps
 // working unchanged; the others cost nothing until something in them is used.
 import type { EventName, EventPayload } from '../../../shared/contract.js';
+import type { SpaceGoneDetails } from '../../../shared/channels/spaces.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext, SettingsStore } from '../context.js';
 import type { FanOutBus } from '../events.js';
@@ -120,9 +121,11 @@ export class Spaces {
           () => undefined,
         );
       }
+      const details: SpaceGoneDetails = { spaceGone: id };
       throw new ContractError(
         'not_found',
         'That space does not exist any more (it may have been deleted). Switch to another space.',
+        details,
       );
     }
     return this.open(id);

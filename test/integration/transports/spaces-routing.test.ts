@@ -157,6 +157,8 @@ describe.each(transports)('spaces over the %s', (_name, factory) => {
     expect(trashed).not.toHaveProperty('folder');
     const error = await refusal(inSpace(gone)['memory.list']({}));
     expect(error.code).toBe('not_found');
+    // Which space is gone, so the window can leave it (renderer/store/spaces.ts).
+    expect(error.details).toEqual({ spaceGone: gone });
     expect(error.message).toMatch(/space/);
     expect(error.message).not.toMatch(/\/tmp\//);
     await refusal(inSpace(gone)['memory.create']({ path: '/memories/after.md', content: 'no' }));
