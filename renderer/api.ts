@@ -66,8 +66,20 @@ export function getApi(): Api {
   return current;
 }
 
+const spaceGoneListeners = new Set<(space: string) => void>();
+
 function inCurrentSpace(api: Api): Api {
-  return canNameSpace(api) ? spaceBound(api, currentSpaceId) : api;
+  return canNameSpace(api)
+    ? spaceBound(api, currentSpaceId, (space) => {
+        for (const listener of [...spaceGoneListeners]) listener(space);
+      })
+    : api;
+}
+
+/** A call was refused because the window's space is gone (deleted by another window or process). */
+export function onSpaceGone(listener: (space: string) => void): () => void {
+  spaceGoneListeners.add(listener);
+  return () => spaceGoneListeners.delete(listener);
 }
 
 /** For tests: use this Api (null: pick again on the next getApi). */

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces';
 import { PERSONAL_SPACE_ID } from '../../shared/channels/spaces';
-import { getApi } from '../api';
+import { getApi, onSpaceGone } from '../api';
 import { errorMessage } from '../lib/format';
 import { currentSpaceId, setCurrentSpaceId } from '../transport/current-space';
 import { resetActivityStore } from './activity';
@@ -226,6 +226,16 @@ registerBinder('spaces', (api) =>
     }
   }),
 );
+
+// Deleted where no event tells this window (another process, the terminal): its next call says so.
+let leaving = false;
+onSpaceGone((space) => {
+  if (leaving || space !== currentSpaceId() || space === PERSONAL_SPACE_ID) return;
+  leaving = true;
+  toast('This space no longer exists (it was deleted elsewhere); back to Personal.', { tone: 'warning' });
+  set({ list: get().list.filter((s) => s.id !== space) });
+  void switchSpace(PERSONAL_SPACE_ID).finally(() => (leaving = false));
+});
 
 onConversationCount((space, conversations) => {
   set({ list: get().list.map((s) => (s.id === space ? { ...s, conversations } : s)) });

@@ -9,6 +9,19 @@ import { settingsSchema } from './settings.js';
 export const spaceId = z.string().regex(/^[a-z0-9]{4,32}$/, 'That is not a space id.');
 export const PERSONAL_SPACE_ID = 'personal';
 
+/**
+ * The details of the `not_found` a call gets when the space it names does not exist (any more): which
+ * space, so a window can tell "my space is gone" from "that file is gone" and leave it.
+ */
+export interface SpaceGoneDetails {
+  spaceGone: string;
+}
+
+export function spaceGoneOf(details: unknown): string | undefined {
+  const gone = (details as Partial<SpaceGoneDetails> | null | undefined)?.spaceGone;
+  return typeof details === 'object' && typeof gone === 'string' ? gone : undefined;
+}
+
 /** A colour as #rrggbb. */
 export const spaceColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'A colour is written #rrggbb.');
 

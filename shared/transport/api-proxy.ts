@@ -4,7 +4,9 @@
 //
 // The space a call runs in travels in the envelope, not the payload (shared/contract.ts, "Spaces on the
 // wire"): `spaceBound(api, () => id)` is the same Api with every call naming that space.
+import { spaceGoneOf } from '../channels/spaces.js';
 import { type Api, isEventName, isInvokeName } from '../contract.js';
+import { ContractError } from '../errors.js';
 
 export type GenericCall = (channel: string, payload: unknown, space?: string) => Promise<unknown>;
 
@@ -42,10 +44,23 @@ export function canNameSpace(api: Api): boolean {
  * switches space needs no new Api). Events are not filtered here: a listener gets `meta.space` and the
  * renderer's bridge decides.
  */
-export function spaceBound(api: Api, space: () => string): Api {
+export function spaceBound(
+  api: Api,
+  space: () => string,
+  /** A call was refused because the space it named does not exist (any more). */
+  onSpaceGone?: (space: string) => void,
+): Api {
   const call = calls.get(api);
   if (!call) {
     throw new TypeError('This Api cannot name a space: it was not made by a Mnemo transport.');
   }
-  return apiProxy((channel, payload) => call(channel, payload, space()), api.on);
+  return apiProxy(async (channel, payload) => {
+    const named = space();
+    try {
+      return await call(channel, payload, named);
+    } catch (error) {
+      if (error instanceof ContractError && spaceGoneOf(error.details) === named) onSpaceGone?.(named);
+      throw error;
+    }
+  }, api.on);
 }

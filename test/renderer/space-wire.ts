@@ -82,7 +82,9 @@ export function createSpaceWire(seeds: Record<string, Record<string, string>>): 
     const backend = spaces.get(answering);
     void (async () => {
       try {
-        if (!backend) throw new ContractError('not_found', 'That space does not exist.');
+        if (!backend) {
+          throw new ContractError('not_found', 'That space does not exist.', { spaceGone: answering });
+        }
         answered.push([name, answering]);
         const fn = (backend.api as unknown as Record<string, (req: unknown) => Promise<unknown>>)[name]!;
         send({ t: 'result', id, ok: true, value: await fn(payload) });

@@ -137,6 +137,20 @@ describe('the window’s space', () => {
     expect(spacedAnswers().length).toBeGreaterThan(3);
   });
 
+  it('leaves a space deleted where no event says so (another process) at its next call', async () => {
+    shutdown = await boot(getApi());
+    await switchSpace('work01');
+    await waitFor(() => expect(files()).toEqual(['/memories/work.md']));
+    wire.spaces.delete('work01');
+    await useConversations.getState().refresh();
+    await waitFor(() => expect(useSpaces.getState().current).toBe('personal'));
+    await waitFor(() => expect(files()).toEqual(['/memories/personal.md']));
+    expect(useToasts.getState().toasts.map((t) => t.message)).toContain(
+      'This space no longer exists (it was deleted elsewhere); back to Personal.',
+    );
+    expect(sessionStorage.getItem('mnemo.space')).toBeNull();
+  });
+
   it('falls back to Personal at start when the window’s space no longer exists', async () => {
     sessionStorage.setItem('mnemo.space', 'gone99');
     reloadCurrentSpaceId();

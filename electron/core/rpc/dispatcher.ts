@@ -64,7 +64,10 @@ async function tableFor(
   if (!options.spaces) {
     return {
       ok: false,
-      outcome: { ok: false, error: { code: 'not_found', message: 'That space does not exist.' } },
+      outcome: {
+        ok: false,
+        error: { code: 'not_found', message: 'That space does not exist.', details: { spaceGone: id } },
+      },
     };
   }
   try {

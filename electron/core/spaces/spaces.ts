@@ -2,6 +2,7 @@
 // close. Personal is the backend's own context (createCore's), so everything that worked before keeps
 // working unchanged; the others cost nothing until something in them is used.
 import type { EventName, EventPayload } from '../../../shared/contract.js';
+import type { SpaceGoneDetails } from '../../../shared/channels/spaces.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext, SettingsStore } from '../context.js';
 import type { FanOutBus } from '../events.js';
@@ -38,6 +39,10 @@ export class Spaces {
 
   list(): Promise<Space[]> {
     return this.registry.list();
+  }
+
+  get(id: string): Promise<Space | undefined> {
+    return this.registry.get(id);
   }
 
   /** The list with counts of conversations and memory files (folder listings: only when asked). */
@@ -116,9 +121,11 @@ export class Spaces {
           () => undefined,
         );
       }
+      const details: SpaceGoneDetails = { spaceGone: id };
       throw new ContractError(
         'not_found',
         'That space does not exist any more (it may have been deleted). Switch to another space.',
+        details,
       );
     }
     return this.open(id);

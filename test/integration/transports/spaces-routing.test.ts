@@ -130,6 +130,22 @@ describe.each(transports)('spaces over the %s', (_name, factory) => {
     expect((await client.api['settings.get']({})).settings.memoryWriteMode).toBe('automatic');
     const listed = (await client.api['spaces.list']({})).spaces.find((s) => s.id === work);
     expect(listed?.settings).toEqual({ memoryWriteMode: 'read-only' });
+
+    // Personal writes the global value, as before spaces; once it has its own, that one.
+    await client.api['settings.set']({ patch: { backfillBudgetTokens: 1234 } });
+    expect((await inSpace(home)['settings.get']({})).settings.backfillBudgetTokens).toBe(1234);
+    await client.api['spaces.configure']({ id: 'personal', patch: { memoryWriteMode: 'ask' } });
+    await client.api['settings.set']({ patch: { memoryWriteMode: 'read-only' } });
+    expect((await client.api['settings.get']({})).settings.memoryWriteMode).toBe('read-only');
+    expect((await inSpace(home)['settings.get']({})).settings.memoryWriteMode).toBe('automatic');
+    // A reset in a space clears its own values too.
+    await inSpace(work)['settings.reset']({});
+    expect((await inSpace(work)['settings.get']({})).settings).toMatchObject({
+      memoryWriteMode: 'automatic',
+      maxTurns: expect.any(Number),
+    });
+    expect((await client.api['spaces.list']({})).spaces.find((s) => s.id === work)?.settings).toEqual({});
+    await client.api['spaces.configure']({ id: 'personal', patch: { memoryWriteMode: null } });
   });
 
   it('refuses a deleted space, lists it in the trash, and answers it again once restored', async () => {
@@ -141,6 +157,8 @@ describe.each(transports)('spaces over the %s', (_name, factory) => {
     expect(trashed).not.toHaveProperty('folder');
     const error = await refusal(inSpace(gone)['memory.list']({}));
     expect(error.code).toBe('not_found');
+    // Which space is gone, so the window can leave it (renderer/store/spaces.ts).
+    expect(error.details).toEqual({ spaceGone: gone });
     expect(error.message).toMatch(/space/);
     expect(error.message).not.toMatch(/\/tmp\//);
     await refusal(inSpace(gone)['memory.create']({ path: '/memories/after.md', content: 'no' }));
