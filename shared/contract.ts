@@ -81,7 +81,8 @@ export function isEventName(name: unknown): name is EventName {
  * - No `space` in the envelope means Personal (the CLI, scripts, clients older than spaces). A space that
  *   does not exist or was deleted is refused with `not_found`; a call is never answered from another space.
  * - The domains in SPACE_FREE_DOMAINS (`app.*`, `spaces.*`) are the same in every space: their calls are
- *   answered whatever space the envelope names, even a deleted one, so such a window can still recover.
+ *   answered whatever space the envelope names, even a deleted one, so such a window can still recover
+ *   (all but `app.openDataFolder`, whose memory folder is the space's: see isSpaceFree).
  * - Events travel tagged with the space they happened in (`{t:'event', name, payload, space}`; Electron's
  *   IPC event message likewise); a listener gets `(payload, { space })`. Events of the space-free domains
  *   carry no space. The renderer's bridge (renderer/store/bridge.ts) applies only its current space's.
@@ -90,10 +91,13 @@ export function isEventName(name: unknown): name is EventName {
 /** Domains whose channels and events do not depend on the space (see "Spaces on the wire"). */
 export const SPACE_FREE_DOMAINS = ['app', 'spaces'] as const;
 
+/** The channels of those domains that do depend on it (the memory folder it reveals is the space's). */
+const SPACED_IN_FREE_DOMAINS: readonly string[] = ['app.openDataFolder'];
+
 /** Is this channel or event answered the same in every space? */
 export function isSpaceFree(name: string): boolean {
   const domain = name.slice(0, name.indexOf('.'));
-  return (SPACE_FREE_DOMAINS as readonly string[]).includes(domain);
+  return (SPACE_FREE_DOMAINS as readonly string[]).includes(domain) && !SPACED_IN_FREE_DOMAINS.includes(name);
 }
 
 /** What travels beside an event's payload. */

@@ -1,0 +1,150 @@
+// The window's space through the renderer's real client transport (test/renderer/space-wire.ts): after
+// switchSpace every store's call names the new space and is answered there only, the panels show only that
+// space, events of other spaces change nothing on screen (not even for a moment), and the space survives
+// a reload of the page (sessionStorage). The server side of the same rules runs against the real backend in
+// test/integration/transports/spaces-routing.test.ts.
+import { waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSpaceFree } from '../../shared/contract';
+import { getApi, setApi } from '../../renderer/api';
+import { boot } from '../../renderer/boot';
+import { useChat } from '../../renderer/store/chat';
+import { loadContext, resetContextStore } from '../../renderer/store/context';
+import { useConversations } from '../../renderer/store/conversations';
+import {
+  createFile,
+  loadHistory,
+  loadStale,
+  openFile,
+  resetMemoryStore,
+  search,
+  useMemoryStore,
+} from '../../renderer/store/memory';
+import { useSettings } from '../../renderer/store/settings';
+import { resetSpacesStore, switchSpace, useSpaces } from '../../renderer/store/spaces';
+import { useToasts } from '../../renderer/store/toast';
+import { reloadCurrentSpaceId } from '../../renderer/transport/current-space';
+import { createSpaceWire, type SpaceWire } from './space-wire';
+
+let wire: SpaceWire;
+let shutdown: () => void = () => undefined;
+
+beforeEach(() => {
+  sessionStorage.clear();
+  localStorage.clear();
+  reloadCurrentSpaceId();
+  resetSpacesStore();
+  resetMemoryStore();
+  resetContextStore();
+  useToasts.setState({ toasts: [] });
+  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
+  useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
+  useSettings.setState({ view: null, info: null, loadError: null });
+  wire = createSpaceWire({
+    personal: { '/memories/personal.md': '- PERSONAL only\n' },
+    work01: { '/memories/work.md': '- WORK only\n' },
+  });
+  setApi(wire.api);
+});
+
+afterEach(() => {
+  shutdown();
+  shutdown = () => undefined;
+  setApi(null);
+});
+
+const files = () => useMemoryStore.getState().entries.map((e) => e.path);
+const spacedAnswers = () => wire.answered.filter(([channel]) => !isSpaceFree(channel));
+
+describe('the window’s space', () => {
+  it('starts in Personal; after switchSpace every store call runs in the new space only', async () => {
+    shutdown = await boot(getApi());
+    expect(useSpaces.getState().current).toBe('personal');
+    expect(spacedAnswers().every(([, space]) => space === 'personal')).toBe(true);
+
+    wire.answered.length = 0;
+    await switchSpace('work01');
+    expect(useSpaces.getState().current).toBe('work01');
+    await waitFor(() => expect(files()).toEqual(['/memories/work.md']));
+    expect(useSettings.getState().view?.settings.memoryWriteMode).toBe('ask');
+    // What a person does in the window next.
+    await openFile('/memories/work.md');
+    await search('only');
+    await loadHistory('/memories/work.md');
+    await loadStale();
+    await createFile('/memories/new.md', '- made in Work\n');
+    await useConversations.getState().search('Client');
+    await loadContext('c1');
+    await useChat.getState().open('c1');
+
+    expect(useMemoryStore.getState().hits.map((h) => h.path)).toEqual(['/memories/work.md']);
+    const answers = spacedAnswers();
+    expect(new Set(answers.map(([channel]) => channel)).size).toBeGreaterThan(8);
+    expect(answers.filter(([, space]) => space !== 'work01')).toEqual([]);
+    expect([...wire.spaces.get('work01')!.files.keys()]).toContain('/memories/new.md');
+    expect([...wire.spaces.get('personal')!.files.keys()]).toEqual(['/memories/personal.md']);
+
+    await switchSpace('personal');
+    await waitFor(() => expect(files()).toEqual(['/memories/personal.md']));
+    expect(useSettings.getState().view?.settings.memoryWriteMode).toBe('automatic');
+  });
+
+  it('applies only its own space’s events, never for a moment, and keeps its space across a reload', async () => {
+    shutdown = await boot(getApi());
+    await switchSpace('work01');
+    await waitFor(() => expect(files()).toEqual(['/memories/work.md']));
+    await openFile('/memories/work.md');
+    const shown = new Set<string>();
+    const unwatch = useConversations.subscribe((s) => s.list.forEach((c) => shown.add(c.title)));
+    const reads = () => wire.answered.filter(([c]) => c === 'memory.read').length;
+    const readsBefore = reads();
+
+    // Another window changes Personal: a file of the same path, its conversation list.
+    wire.emit('personal', 'memory.changed', { actor: 'user', command: 'write', path: '/memories/work.md' });
+    wire.emit('personal', 'conversations.changed', {
+      conversations: [
+        { id: 'p1', title: 'Personal chat', createdAt: 'x', updatedAt: 'x', memory: true, messageCount: 1 },
+      ],
+    });
+    await wire.settle();
+    expect(useMemoryStore.getState().lastChange).toBeNull();
+    expect(reads()).toBe(readsBefore);
+    expect(useMemoryStore.getState().changedOnDisk).toBe(false);
+    expect(useConversations.getState().list).toEqual([]);
+    // The switcher's count for Personal follows, though.
+    expect(useSpaces.getState().list.find((s) => s.id === 'personal')?.conversations).toBe(1);
+
+    // The same in Work is applied.
+    wire.emit('work01', 'conversations.changed', {
+      conversations: [
+        { id: 'w1', title: 'Work chat', createdAt: 'x', updatedAt: 'x', memory: true, messageCount: 1 },
+      ],
+    });
+    await waitFor(() => expect(useConversations.getState().list.map((c) => c.title)).toEqual(['Work chat']));
+    unwatch();
+    expect([...shown]).toEqual(['Work chat']);
+
+    // A reload: the page's modules start again from sessionStorage.
+    shutdown();
+    resetMemoryStore();
+    reloadCurrentSpaceId();
+    resetSpacesStore();
+    expect(useSpaces.getState().current).toBe('work01');
+    wire.answered.length = 0;
+    shutdown = await boot(getApi());
+    await createFile('/memories/after-reload.md', 'x');
+    expect(spacedAnswers().filter(([, space]) => space !== 'work01')).toEqual([]);
+    expect(spacedAnswers().length).toBeGreaterThan(3);
+  });
+
+  it('falls back to Personal at start when the window’s space no longer exists', async () => {
+    sessionStorage.setItem('mnemo.space', 'gone99');
+    reloadCurrentSpaceId();
+    resetSpacesStore();
+    shutdown = await boot(getApi());
+    expect(useSpaces.getState().current).toBe('personal');
+    expect(sessionStorage.getItem('mnemo.space')).toBeNull();
+    expect(useSettings.getState().loadError).toBeNull();
+    expect(spacedAnswers().every(([, space]) => space === 'personal')).toBe(true);
+  });
+});
