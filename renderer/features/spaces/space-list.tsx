@@ -12,6 +12,8 @@ export interface SpaceListProps {
   onPick: (id: string) => void;
   onRename: (id: string) => void;
   onDelete: (id: string) => void;
+  /** The pointer rests on a space (the switcher opens it in the backend ahead of a click). */
+  onHover?: (id: string) => void;
 }
 
 export function countsText(space: SpaceView): string {
@@ -29,6 +31,7 @@ export function SpaceList({
   onPick,
   onRename,
   onDelete,
+  onHover,
 }: SpaceListProps): ReactElement {
   const ref = useRef<HTMLUListElement>(null);
   useEffect(() => {
@@ -78,6 +81,7 @@ export function SpaceList({
           className={`sp-option${s.id === activeId ? ' is-active' : ''}`}
           onClick={() => onPick(s.id)}
           onFocus={() => s.id !== activeId && onActive(s.id)}
+          onMouseEnter={() => onHover?.(s.id)}
         >
           <span className="sp-dot" style={{ background: s.colour }} aria-hidden="true" />
           <span className="sp-option-text">

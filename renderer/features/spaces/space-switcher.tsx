@@ -11,6 +11,7 @@ import { SpaceFormDialog, type SpaceForm } from './space-form-dialog';
 import { SpaceList } from './space-list';
 import {
   PERSONAL_ID,
+  prewarmSpace,
   refreshCounts,
   switchSpace,
   useCurrentSpace,
@@ -21,6 +22,7 @@ import './spaces.css';
 
 /** From the one shortcut table (layout/shortcuts.ts), so the tooltip shows the keys that work. */
 const SWITCHER_KEYS = shortcuts.find((s) => s.id === 'switch-space')?.keys ?? [];
+const PREWARM_MS = 120;
 
 export function SpaceSwitcher(): ReactElement {
   const current = useCurrentSpace();
@@ -78,6 +80,15 @@ export function SpaceSwitcher(): ReactElement {
     setDeleting(id);
   };
 
+  // A space that stays highlighted (or under the pointer) a moment is likely the next one: open it in the
+  // backend now, so the switch does not wait for its memory and conversations to be opened.
+  const [resting, setResting] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open || !resting) return;
+    const timer = setTimeout(() => prewarmSpace(resting), PREWARM_MS);
+    return () => clearTimeout(timer);
+  }, [open, resting]);
+
   const pick = (id: string): void => {
     hide();
     if (id !== current.id) void switchSpace(id);
@@ -134,7 +145,11 @@ export function SpaceSwitcher(): ReactElement {
             spaces={spaces}
             currentId={current.id}
             activeId={active.id}
-            onActive={setActiveId}
+            onActive={(id) => {
+              setActiveId(id);
+              setResting(id);
+            }}
+            onHover={setResting}
             onPick={pick}
             onRename={(id) => openForm({ kind: 'edit', id, focus: 'name' })}
             onDelete={openDelete}

@@ -5,7 +5,8 @@ import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/sp
 import { errorMessage } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { useConversations } from '../../store/conversations';
-import { closeFile, exportMemory, useMemoryStore } from '../../store/memory';
+import { closeFile, useMemoryStore } from '../../store/memory';
+import { exportSpaceMemory, prewarmSpace } from '../../store/space-calls';
 import {
   createSpace as create,
   deleteSpace as remove,
@@ -108,14 +109,10 @@ export async function deleteSpace(id: string): Promise<boolean> {
   return true;
 }
 
-/**
- * "Export first": the space's memory export (a zip named after it). The export is of the window's space,
- * so another space is switched to first.
- */
+/** "Export first": the space's memory export (a zip named after it), without leaving this space. */
 export async function exportSpace(id: string): Promise<void> {
   try {
-    if (id !== currentSpaceId()) await switchTo(id);
-    const res = await exportMemory(false);
+    const res = await exportSpaceMemory(id);
     if (res.downloadUrl) {
       startDownload(res.downloadUrl);
       toast(`Downloading ${res.fileName ?? 'the export'}`, { tone: 'success' });
@@ -124,6 +121,8 @@ export async function exportSpace(id: string): Promise<void> {
     toast(`Export failed: ${errorMessage(err)}`, { tone: 'error' });
   }
 }
+
+export { prewarmSpace };
 
 export async function transferMemoryFile(
   mode: 'copy' | 'move',
