@@ -37,7 +37,8 @@ export function SpaceList({
   useEffect(() => {
     const options = ref.current?.querySelectorAll<HTMLElement>('[role="option"]') ?? [];
     [...options].find((o) => o.dataset.space === activeId)?.focus();
-  }, [activeId]);
+    // Also once the list arrives (a window that has not loaded it yet shows it empty first).
+  }, [activeId, spaces.length]);
 
   const onKeyDown = (e: React.KeyboardEvent): void => {
     const at = spaces.findIndex((s) => s.id === activeId);

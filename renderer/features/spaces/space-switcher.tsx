@@ -4,7 +4,7 @@
 // nothing.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, Icon } from '../../components';
-import { shortcuts } from '../layout/shortcuts';
+import { modKey, shortcuts } from '../layout/shortcuts';
 import { useUi } from '../../store/ui';
 import { DeleteSpaceDialog } from './delete-space-dialog';
 import { SpaceFormDialog, type SpaceForm } from './space-form-dialog';
@@ -22,6 +22,7 @@ import './spaces.css';
 
 /** From the one shortcut table (layout/shortcuts.ts), so the tooltip shows the keys that work. */
 const SWITCHER_KEYS = shortcuts.find((s) => s.id === 'switch-space')?.keys ?? [];
+const ARIA_KEYS = `${modKey === 'Ctrl' ? 'Control' : 'Meta'}+Shift+S`;
 const PREWARM_MS = 120;
 
 export function SpaceSwitcher(): ReactElement {
@@ -105,7 +106,7 @@ export function SpaceSwitcher(): ReactElement {
         aria-label={`Space: ${current.name}`}
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-keyshortcuts="Control+Shift+S"
+        aria-keyshortcuts={ARIA_KEYS}
         title={`Switch space (${shortcut})`}
         style={{ '--space-colour': current.colour } as React.CSSProperties}
         aria-busy={switching || undefined}
