@@ -88,6 +88,7 @@ describe('spaces in the window', () => {
     // Delete Work: the name must be typed; Undo brings it back.
     const dialog = await spaces.startDelete('Work');
     await expectNoSeriousViolations(page, 'delete space dialog');
+    await screenshot(page, 'spaces-delete-dialog');
     const confirm = dialog.getByRole('button', { name: 'Delete space', exact: true });
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByRole('textbox', { name: 'Type Work to confirm' }).fill('Work');
@@ -146,6 +147,7 @@ describe('spaces in the window', () => {
     await screenshot(page, 'spaces-switcher-dark');
     await spaces.popover.getByRole('button', { name: 'New space', exact: true }).click();
     await page.getByRole('dialog', { name: 'New space' }).waitFor();
+    await screenshot(page, 'spaces-new-space-dark');
     await expectNoSeriousViolations(page, 'new space dialog, dark');
     await page.keyboard.press('Escape');
     await spaces.switcher('Work').waitFor();

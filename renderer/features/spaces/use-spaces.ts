@@ -71,6 +71,10 @@ export function refreshCounts(force = false): Promise<void> {
 export function countsChanged(): void {
   countedAt = -Infinity;
 }
+// The memory of the window's space changed (a file written, deleted): its count may have too.
+useMemoryStore.subscribe((s, prev) => {
+  if (s.lastChange !== prev.lastChange) countsChanged();
+});
 
 export async function createSpace(input: { name: string; colour: string }): Promise<SpaceView> {
   return create(input.name, input.colour);
