@@ -22,13 +22,13 @@ export function toPublicEntry(k: Kernel, r: JournalRecord): JournalEntry {
     afterHash: r.after,
     revertible: isRevertible(k, r),
   };
+  if (r.fromSpace) e.fromSpace = { id: r.fromSpace.id, name: r.fromSpace.name };
+  if (r.toSpace) e.toSpace = { id: r.toSpace.id, name: r.toSpace.name };
   if (r.newPath) e.newPath = r.newPath;
   if (r.conversationId) e.conversationId = r.conversationId;
   if (r.conversationTitle) e.conversationTitle = r.conversationTitle;
   if (r.toolUseId) e.toolUseId = r.toolUseId;
   if (r.messageId) e.messageId = r.messageId;
-  if (r.fromSpace) e.fromSpace = { id: r.fromSpace.id, name: r.fromSpace.name };
-  if (r.toSpace) e.toSpace = { id: r.toSpace.id, name: r.toSpace.name };
   return e;
 }
 

@@ -6,7 +6,7 @@
 import { constants, promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_MODE, fsyncDir } from './fs-safe.js';
-import type { ActorKind, SpaceRef } from './types.js';
+import type { ActorKind } from './types.js';
 
 export interface JournalRecord {
   id: string;
@@ -17,8 +17,6 @@ export interface JournalRecord {
   conversationTitle?: string;
   toolUseId?: string;
   messageId?: string;
-  fromSpace?: SpaceRef;
-  toSpace?: SpaceRef;
   command: string;
   path: string;
   newPath?: string;
@@ -28,6 +26,9 @@ export interface JournalRecord {
   /** Entries written by one operation (a folder delete or rename) share a batch id; revert undoes all. */
   batch?: string;
   revertOf?: string;
+  /** A copy or move between spaces: the other space ({id, name}, types.ts SpaceRef). */
+  fromSpace?: { id: string; name: string };
+  toSpace?: { id: string; name: string };
 }
 
 /**

@@ -38,6 +38,7 @@ export interface SpaceScope {
  */
 export interface SpacesLink {
   list(): Promise<SpaceInfo[]>;
+  get(id: string): Promise<SpaceInfo | undefined>;
   listWithCounts(): Promise<SpaceListed[]>;
   create(input: { name: string; colour?: string }): Promise<SpaceInfo>;
   rename(id: string, name: string): Promise<SpaceInfo>;

@@ -91,7 +91,9 @@ function bindOtherSpaces(api: Api): () => void {
       if (!isHere(meta)) void useSettings.getState().load();
     }),
     api.on('conversations.changed', ({ conversations }, meta) => {
-      if (meta.space !== undefined) conversationCount?.(meta.space, conversations.length);
+      // A test's hand-made Api may pass no meta at all.
+      const space = (meta as EventMeta | undefined)?.space;
+      if (space !== undefined) conversationCount?.(space, conversations.length);
     }),
   ];
   return () => offs.forEach((off) => off());

@@ -50,6 +50,11 @@ export const conversationsInvoke = {
       results: z.array(z.object({ id, title: z.string(), snippet: z.string(), messageId: id.optional() })),
     }),
   },
+  /** The conversation as Markdown (the renderer saves it). */
+  'conversations.export': {
+    req: z.object({ id }),
+    res: z.object({ fileName: z.string(), markdown: z.string() }),
+  },
   /**
    * "Move to space…": the conversation leaves the call's space for space `to` (same id); its later turns
    * read and write that space's memory, and its transcript gets a card saying so. Refused (`unavailable`)
@@ -58,11 +63,6 @@ export const conversationsInvoke = {
   'conversations.moveToSpace': {
     req: z.object({ id, to: spaceId }),
     res: z.object({ conversation: conversationSummary }),
-  },
-  /** The conversation as Markdown (the renderer saves it). */
-  'conversations.export': {
-    req: z.object({ id }),
-    res: z.object({ fileName: z.string(), markdown: z.string() }),
   },
 };
 

@@ -13,6 +13,7 @@ import { ConversationStore, summarize } from '../conversations/store.js';
 import type { RunStatus } from '../../../shared/channels/chat.js';
 import type { RunHandle } from '../runs.js';
 import { Accounting } from './accounting.js';
+import { movedSinceBackfill } from './backfill-step.js';
 import { estimateTokens } from './estimate.js';
 import { dropBuiltHistory } from './history.js';
 import { runLoop } from './loop.js';
@@ -183,8 +184,12 @@ export class Agent {
   async userMessage(conversationId: string, text: string): Promise<MessageRecord> {
     const state = this.store.get(conversationId);
     const hasHistory = state.messages.length > 0;
+    // Just moved here from another space: this space's memory is given whole before the reply (the
+    // backfill), so no note of its changes since the last message; later ones are noted as usual.
+    const moved = movedSinceBackfill(state);
+    if (moved) this.notes?.follow(conversationId);
     const note =
-      hasHistory && state.meta.memory && this.notes
+      hasHistory && !moved && state.meta.memory && this.notes
         ? await this.notes.take(conversationId, state.messages.at(-1)?.at)
         : null;
     const records = userRecords(text, note, !state.title);

@@ -304,39 +304,16 @@ export class ConversationStore {
   }
 
   /**
-   * Redacts a conversation (forget): its live records in place (a record still queued is then written
-   * redacted), then its file, between two writes. True when anything changed.
+   * Moves the conversation's file to another store's folder (another space); it is then no longer this
+   * store's (the other one takes it up with `adopt`). Under its lock, and refused while a run anywhere holds
+   * it; the file moves by one rename, so a crash leaves it in one folder or the other.
    */
-  async redact(
-    id: string,
-    redact: (records: readonly ConversationRecord[]) => boolean,
-    file: (path: string) => Promise<boolean>,
-  ): Promise<boolean> {
-    const state = this.byId.get(id);
-    if (!state) return false; // deleted meanwhile: its file is gone with it
-    const live = redact([
-      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
-    ]);
-    // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
-    // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
-    const onDisk = await this.locked(id, () =>
-      this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
-    );
-    if (live) this.changed();
-    return live || onDisk;
-  }
-
-  /**
-   * Moves the conversation to another store's folder (another space), `records` appended first; it is then
-   * no longer this store's (the other one takes it up with `adopt`). Under its lock, and refused while a
-   * run anywhere holds it; the file moves by one rename, so a crash leaves it in one folder or the other.
-   */
-  async moveTo(id: string, targetDir: string, records: ConversationRecord[]): Promise<void> {
+  async moveTo(id: string, targetDir: string): Promise<void> {
     this.get(id);
     if (this.leases.has(id)) throw busy();
     const target = path.join(targetDir, `${id}.jsonl`);
     await this.locked(id, async () => {
-      await this.writer(id).append(records);
+      await this.writers.get(id)?.flushed();
       await fs.mkdir(targetDir, { recursive: true, mode: 0o700 });
       if (
         await fs.stat(target).then(
@@ -374,6 +351,29 @@ export class ConversationStore {
       this.changed();
     }
     return this.get(id);
+  }
+
+  /**
+   * Redacts a conversation (forget): its live records in place (a record still queued is then written
+   * redacted), then its file, between two writes. True when anything changed.
+   */
+  async redact(
+    id: string,
+    redact: (records: readonly ConversationRecord[]) => boolean,
+    file: (path: string) => Promise<boolean>,
+  ): Promise<boolean> {
+    const state = this.byId.get(id);
+    if (!state) return false; // deleted meanwhile: its file is gone with it
+    const live = redact([
+      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
+    ]);
+    // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
+    // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
+    const onDisk = await this.locked(id, () =>
+      this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
+    );
+    if (live) this.changed();
+    return live || onDisk;
   }
 
   async close(): Promise<void> {

@@ -24,10 +24,7 @@ async function splitPatch(
 ): Promise<{ own: OwnPatch; global: Partial<Settings> }> {
   const id = ctx.space?.id ?? PERSONAL_SPACE_ID;
   if (!ctx.spaces) return { own: {}, global: patch };
-  const mine =
-    id === PERSONAL_SPACE_ID
-      ? ((await ctx.spaces.list()).find((s) => s.id === id)?.settings ?? {})
-      : undefined;
+  const mine = id === PERSONAL_SPACE_ID ? ((await ctx.spaces.get(id))?.settings ?? {}) : undefined;
   const own: OwnPatch = {};
   const global: Partial<Settings> = { ...patch };
   for (const key of OWN_KEYS) {
@@ -68,7 +65,7 @@ export function createSettingsHandlers(ctx: CoreContext): Domain {
       ctx.settings.reset();
       // The space's own values go too: a reset is the defaults everywhere the window looks.
       const id = ctx.space?.id ?? PERSONAL_SPACE_ID;
-      const mine = (await ctx.spaces?.list())?.find((s) => s.id === id)?.settings ?? {};
+      const mine = (await ctx.spaces?.get(id))?.settings ?? {};
       if (Object.keys(mine).length > 0) {
         await ctx.spaces!.configure(id, { memoryWriteMode: null, backfillBudgetTokens: null });
       }

@@ -95,9 +95,11 @@ export function createTransferHandlers(ctx: CoreContext): Domain {
         card,
         at: new Date().toISOString(),
       };
-      await source.moveTo(id, destination.dir, [record]);
+      await source.moveTo(id, destination.dir);
       getAgent(ctx).forget(id);
-      const state = await destination.adopt(id);
+      await destination.adopt(id);
+      // The card is written where the conversation now is: it never says "moved" of one that did not move.
+      const state = await destination.append(id, [record]);
       ctx.log.info('conversation moved to another space', { to: card.to.id });
       return { conversation: summarize(state) };
     },

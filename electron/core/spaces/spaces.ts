@@ -40,6 +40,10 @@ export class Spaces {
     return this.registry.list();
   }
 
+  get(id: string): Promise<Space | undefined> {
+    return this.registry.get(id);
+  }
+
   /** The list with counts of conversations and memory files (folder listings: only when asked). */
   async listWithCounts(): Promise<(Space & SpaceCounts)[]> {
     const spaces = await this.registry.list();

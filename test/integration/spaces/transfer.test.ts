@@ -152,11 +152,12 @@ describe('copy and move between spaces', () => {
     await api['memory.create']({ path: '/memories/personal.md', content: 'PERSONAL-FACT: cats\n' });
     const work = (await api['spaces.create']({ name: 'Work' })).space.id;
     const w = inSpace(work);
-    await w['memory.create']({ path: '/memories/work.md', content: 'WORK-FACT: deadline Friday\n' });
 
     fake.enqueue(text('Hello from Personal.'));
     const first = await api['chat.send']({ text: 'Hi', memory: true });
     await finished(events, first.runId);
+    // Written in Work after the conversation's last message: the backfill gives it, not a change note.
+    await w['memory.create']({ path: '/memories/work.md', content: 'WORK-FACT: deadline Friday\n' });
     expect(JSON.stringify(fake.lastMessageRequest().body)).toContain('PERSONAL-FACT');
     const id = first.conversationId;
 
@@ -190,6 +191,7 @@ describe('copy and move between spaces', () => {
     expect(given).toBeGreaterThan(sent.lastIndexOf('Hello from Personal.'));
     expect(sent.indexOf('WORK-FACT')).toBe(given);
     expect(sent.indexOf('moved to another space')).toBeGreaterThan(sent.lastIndexOf('Hello from Personal.'));
+    expect(sent).not.toContain('Memory update from the app');
     expect(events.filter((e) => e.runId === next.runId && e.type === 'memory.backfill')).toEqual([
       expect.objectContaining({ files: [expect.objectContaining({ path: '/memories/work.md' })] }),
     ]);

@@ -130,6 +130,22 @@ describe.each(transports)('spaces over the %s', (_name, factory) => {
     expect((await client.api['settings.get']({})).settings.memoryWriteMode).toBe('automatic');
     const listed = (await client.api['spaces.list']({})).spaces.find((s) => s.id === work);
     expect(listed?.settings).toEqual({ memoryWriteMode: 'read-only' });
+
+    // Personal writes the global value, as before spaces; once it has its own, that one.
+    await client.api['settings.set']({ patch: { backfillBudgetTokens: 1234 } });
+    expect((await inSpace(home)['settings.get']({})).settings.backfillBudgetTokens).toBe(1234);
+    await client.api['spaces.configure']({ id: 'personal', patch: { memoryWriteMode: 'ask' } });
+    await client.api['settings.set']({ patch: { memoryWriteMode: 'read-only' } });
+    expect((await client.api['settings.get']({})).settings.memoryWriteMode).toBe('read-only');
+    expect((await inSpace(home)['settings.get']({})).settings.memoryWriteMode).toBe('automatic');
+    // A reset in a space clears its own values too.
+    await inSpace(work)['settings.reset']({});
+    expect((await inSpace(work)['settings.get']({})).settings).toMatchObject({
+      memoryWriteMode: 'automatic',
+      maxTurns: expect.any(Number),
+    });
+    expect((await client.api['spaces.list']({})).spaces.find((s) => s.id === work)?.settings).toEqual({});
+    await client.api['spaces.configure']({ id: 'personal', patch: { memoryWriteMode: null } });
   });
 
   it('refuses a deleted space, lists it in the trash, and answers it again once restored', async () => {
