@@ -1,6 +1,7 @@
 // What the spaces feature reads from the spaces slice (renderer/store/spaces.ts), and the actions it adds
 // around the slice's: the toasts, the Undo of a delete, following a moved conversation. Components read
-// and act through here only; the slice talks to the backend.
+// and act through here only; the slice (and renderer/store/space-calls.ts, for the two calls made in a
+// space other than the window's) talks to the backend.
 import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/spaces';
 import { errorMessage } from '../../lib/format';
 import { useChat } from '../../store/chat';
@@ -71,6 +72,7 @@ export function refreshCounts(force = false): Promise<void> {
 export function countsChanged(): void {
   countedAt = -Infinity;
 }
+
 // The memory of the window's space changed (a file written, deleted): its count may have too.
 useMemoryStore.subscribe((s, prev) => {
   if (s.lastChange !== prev.lastChange) countsChanged();
