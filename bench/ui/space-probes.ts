@@ -28,16 +28,19 @@ export interface SwitchTiming {
 
 /**
  * Opens the switcher, clicks the space named `name`, and resolves once the conversation list and the memory
- * panel both show that space's rows (each seeded space's titles and folders start with its tag).
+ * panel both show that space's rows (each seeded space's titles and folders start with its tag). `hover`:
+ * the pointer rests on the space before the click (the switcher then opens it in the backend ahead).
  */
-export function switchSpaceProbe(name: string, tag: string): string {
-  return `(async ({ name, tag }) => {
+export function switchSpaceProbe(name: string, tag: string, hover = false): string {
+  return `(async ({ name, tag, hover }) => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
     document.querySelector('button[aria-label^="Space: "]').click();
     let option;
     while (!(option = [...document.querySelectorAll('[role="listbox"][aria-label="Spaces"] [role="option"]')]
       .find((o) => o.querySelector('.sp-option-name')?.textContent === name))) await frame();
-    // A person reads the list before picking: let the list's own refresh (its counts) finish first.
+    // A person reads the list before picking (the list's own refresh, its counts, finishes meanwhile);
+    // with \`hover\` the pointer rests on the space while reading, as a mouse does on its way to a click.
+    if (hover) option.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
     await new Promise((resolve) => setTimeout(resolve, 400));
     let listAt = 0;
     let memoryAt = 0;
@@ -56,5 +59,5 @@ export function switchSpaceProbe(name: string, tag: string): string {
     await frame();
     const end = performance.now();
     return { ms: end - t0, listMs: listAt - t0, memoryMs: memoryAt - t0 };
-  })(${JSON.stringify({ name, tag })})`;
+  })(${JSON.stringify({ name, tag, hover })})`;
 }

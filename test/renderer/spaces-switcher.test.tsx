@@ -89,6 +89,12 @@ describe('the switcher', () => {
     await openList();
     await backend.settle();
     expect(backend.callsTo('spaces.list')).toHaveLength(listed);
+    // A memory change in this space makes the next opening count again.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    act(() => backend.emit('memory.changed', { actor: 'agent', command: 'create', path: '/memories/a.md' }));
+    await backend.settle();
+    await openList();
+    await waitFor(() => expect(backend.callsTo('spaces.list')).toHaveLength(listed + 1));
   });
 
   it('opens with Ctrl+Shift+S, moves with the arrow keys, picks with Enter, closes with Escape', async () => {
@@ -184,8 +190,10 @@ describe('deleting a space', () => {
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(2));
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
     fireEvent.click(screen.getByRole('button', { name: 'Delete Work' }));
+    // Counted again when the dialog opens: a file written there since the list was last counted shows.
+    work.memoryFiles = 6;
     const dialog = screen.getByRole('alertdialog', { name: 'Delete space “Work”?' });
-    expect(dialog.textContent).toContain('2 conversations · 5 memory files');
+    await waitFor(() => expect(dialog.textContent).toContain('2 conversations · 6 memory files'));
     const typed = within(dialog).getByRole('textbox', { name: 'Type Work to confirm' });
     expect(document.activeElement).toBe(typed);
     const remove = within(dialog).getByRole('button', { name: 'Delete space' }) as HTMLButtonElement;
@@ -212,7 +220,7 @@ describe('deleting a space', () => {
     const again = await openList();
     await waitFor(() => expect(within(again).getAllByRole('option')).toHaveLength(2));
     expect(within(again).getAllByRole('option')[1]!.textContent).toContain(
-      '2 conversations · 5 memory files',
+      '2 conversations · 6 memory files',
     );
   });
 

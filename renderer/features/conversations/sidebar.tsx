@@ -73,7 +73,7 @@ export function ConversationSidebar(): ReactElement {
           ref={searchRef}
           type="search"
           className="sidebar-search-input"
-          placeholder={`Search conversations in ${space.name}`}
+          placeholder={`Search in ${space.name}`}
           aria-label="Search conversations"
           value={query}
           onChange={(e) => void search(e.target.value)}

@@ -1,10 +1,10 @@
 // Deleting a space: says what goes (its conversations and memory files), offers "Export first" (the
 // memory export, a zip named after the space), and deletes only once the space's name is typed. The space
 // goes to the trash: the toast after it can undo (restore) for a while.
-import { useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Button, Dialog } from '../../components';
 import { countsText } from './space-list';
-import { deleteSpace, exportSpace, useSpaceList } from './use-spaces';
+import { deleteSpace, exportSpace, refreshCounts, useSpaceList } from './use-spaces';
 
 export function DeleteSpaceDialog({
   spaceId,
@@ -18,6 +18,10 @@ export function DeleteSpaceDialog({
   const [busy, setBusy] = useState<null | 'export' | 'delete'>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
+  // What will go is shown as counted now, not as of the last time the list was opened.
+  useEffect(() => {
+    void refreshCounts(true);
+  }, []);
   if (!space) return null;
   const ready = typed.trim() === space.name;
 

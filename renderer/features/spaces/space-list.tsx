@@ -12,6 +12,8 @@ export interface SpaceListProps {
   onPick: (id: string) => void;
   onRename: (id: string) => void;
   onDelete: (id: string) => void;
+  /** The pointer rests on a space (the switcher opens it in the backend ahead of a click). */
+  onHover?: (id: string) => void;
 }
 
 export function countsText(space: SpaceView): string {
@@ -29,12 +31,14 @@ export function SpaceList({
   onPick,
   onRename,
   onDelete,
+  onHover,
 }: SpaceListProps): ReactElement {
   const ref = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const options = ref.current?.querySelectorAll<HTMLElement>('[role="option"]') ?? [];
     [...options].find((o) => o.dataset.space === activeId)?.focus();
-  }, [activeId]);
+    // Also once the list arrives (a window that has not loaded it yet shows it empty first).
+  }, [activeId, spaces.length]);
 
   const onKeyDown = (e: React.KeyboardEvent): void => {
     const at = spaces.findIndex((s) => s.id === activeId);
@@ -78,6 +82,7 @@ export function SpaceList({
           className={`sp-option${s.id === activeId ? ' is-active' : ''}`}
           onClick={() => onPick(s.id)}
           onFocus={() => s.id !== activeId && onActive(s.id)}
+          onMouseEnter={() => onHover?.(s.id)}
         >
           <span className="sp-dot" style={{ background: s.colour }} aria-hidden="true" />
           <span className="sp-option-text">

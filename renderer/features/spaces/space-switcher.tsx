@@ -4,13 +4,14 @@
 // nothing.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, Icon } from '../../components';
-import { shortcuts } from '../layout/shortcuts';
+import { modKey, shortcuts } from '../layout/shortcuts';
 import { useUi } from '../../store/ui';
 import { DeleteSpaceDialog } from './delete-space-dialog';
 import { SpaceFormDialog, type SpaceForm } from './space-form-dialog';
 import { SpaceList } from './space-list';
 import {
   PERSONAL_ID,
+  prewarmSpace,
   refreshCounts,
   switchSpace,
   useCurrentSpace,
@@ -21,6 +22,8 @@ import './spaces.css';
 
 /** From the one shortcut table (layout/shortcuts.ts), so the tooltip shows the keys that work. */
 const SWITCHER_KEYS = shortcuts.find((s) => s.id === 'switch-space')?.keys ?? [];
+const ARIA_KEYS = `${modKey === 'Ctrl' ? 'Control' : 'Meta'}+Shift+S`;
+const PREWARM_MS = 120;
 
 export function SpaceSwitcher(): ReactElement {
   const current = useCurrentSpace();
@@ -78,6 +81,15 @@ export function SpaceSwitcher(): ReactElement {
     setDeleting(id);
   };
 
+  // A space that stays highlighted (or under the pointer) a moment is likely the next one: open it in the
+  // backend now, so the switch does not wait for its memory and conversations to be opened.
+  const [resting, setResting] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open || !resting) return;
+    const timer = setTimeout(() => prewarmSpace(resting), PREWARM_MS);
+    return () => clearTimeout(timer);
+  }, [open, resting]);
+
   const pick = (id: string): void => {
     hide();
     if (id !== current.id) void switchSpace(id);
@@ -94,7 +106,7 @@ export function SpaceSwitcher(): ReactElement {
         aria-label={`Space: ${current.name}`}
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-keyshortcuts="Control+Shift+S"
+        aria-keyshortcuts={ARIA_KEYS}
         title={`Switch space (${shortcut})`}
         style={{ '--space-colour': current.colour } as React.CSSProperties}
         aria-busy={switching || undefined}
@@ -134,7 +146,11 @@ export function SpaceSwitcher(): ReactElement {
             spaces={spaces}
             currentId={current.id}
             activeId={active.id}
-            onActive={setActiveId}
+            onActive={(id) => {
+              setActiveId(id);
+              setResting(id);
+            }}
+            onHover={setResting}
             onPick={pick}
             onRename={(id) => openForm({ kind: 'edit', id, focus: 'name' })}
             onDelete={openDelete}

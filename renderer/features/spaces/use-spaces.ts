@@ -1,11 +1,13 @@
 // What the spaces feature reads from the spaces slice (renderer/store/spaces.ts), and the actions it adds
 // around the slice's: the toasts, the Undo of a delete, following a moved conversation. Components read
-// and act through here only; the slice talks to the backend.
+// and act through here only; the slice (and renderer/store/space-calls.ts, for the two calls made in a
+// space other than the window's) talks to the backend.
 import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/spaces';
 import { errorMessage } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { useConversations } from '../../store/conversations';
-import { closeFile, exportMemory, useMemoryStore } from '../../store/memory';
+import { closeFile, useMemoryStore } from '../../store/memory';
+import { exportSpaceMemory, prewarmSpace } from '../../store/space-calls';
 import {
   createSpace as create,
   deleteSpace as remove,
@@ -71,6 +73,11 @@ export function countsChanged(): void {
   countedAt = -Infinity;
 }
 
+// The memory of the window's space changed (a file written, deleted): its count may have too.
+useMemoryStore.subscribe((s, prev) => {
+  if (s.lastChange !== prev.lastChange) countsChanged();
+});
+
 export async function createSpace(input: { name: string; colour: string }): Promise<SpaceView> {
   return create(input.name, input.colour);
 }
@@ -108,14 +115,10 @@ export async function deleteSpace(id: string): Promise<boolean> {
   return true;
 }
 
-/**
- * "Export first": the space's memory export (a zip named after it). The export is of the window's space,
- * so another space is switched to first.
- */
+/** "Export first": the space's memory export (a zip named after it), without leaving this space. */
 export async function exportSpace(id: string): Promise<void> {
   try {
-    if (id !== currentSpaceId()) await switchTo(id);
-    const res = await exportMemory(false);
+    const res = await exportSpaceMemory(id);
     if (res.downloadUrl) {
       startDownload(res.downloadUrl);
       toast(`Downloading ${res.fileName ?? 'the export'}`, { tone: 'success' });
@@ -124,6 +127,8 @@ export async function exportSpace(id: string): Promise<void> {
     toast(`Export failed: ${errorMessage(err)}`, { tone: 'error' });
   }
 }
+
+export { prewarmSpace };
 
 export async function transferMemoryFile(
   mode: 'copy' | 'move',
