@@ -5,9 +5,11 @@
 import { waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TranscriptItem } from '../../shared/channels/conversations';
+import { ContractError } from '../../shared/errors';
 import { setApi } from '../../renderer/api';
 import { startBridge } from '../../renderer/store/bridge';
 import { useChat } from '../../renderer/store/chat';
+import { useToasts } from '../../renderer/store/toast';
 import { pageSize } from '../../renderer/store/transcripts';
 import { createChatBackend, type ChatBackend } from './chat-backend';
 
@@ -56,6 +58,7 @@ beforeEach(async () => {
   };
   setApi(backend.api);
   stop = startBridge(backend.api);
+  useToasts.setState({ toasts: [] });
   await useChat.getState().open(null);
 });
 
@@ -110,5 +113,18 @@ describe('a paged conversation in the chat slice', () => {
     expect(backend.callsTo('conversations.get').at(-1)).toEqual({ id: ID, limit: pageSize() });
     expect(ids().slice(-2)).toEqual([`m${COUNT - 1}`, expect.any(String)]);
     expect(useChat.getState().items.at(-1)).toMatchObject({ kind: 'user', text: 'one more' });
+  });
+
+  it('a page that cannot be fetched is said once, not asked for again and again', async () => {
+    await useChat.getState().open(ID);
+    backend.impl['conversations.page'] = () => {
+      throw new ContractError('not_found', 'That message is no longer in this conversation.');
+    };
+    await useChat.getState().loadMore('older');
+    await useChat.getState().loadMore('older');
+    expect(backend.callsTo('conversations.page')).toHaveLength(1);
+    expect(useToasts.getState().toasts.map((t) => t.message)).toEqual([
+      'That message is no longer in this conversation.',
+    ]);
   });
 });
