@@ -171,7 +171,8 @@ export const useChat = create<ChatState>()((set, get) => {
           pageSize(),
         );
       } catch (err) {
-        if (token === loadToken) set({ paging: null });
+        // Said once, not fetched again and again as the list asks for more: reopening starts afresh.
+        if (token === loadToken) set({ paging: null, [direction]: null });
         toast(errorMessage(err), { tone: 'error' });
         return;
       }

@@ -27,7 +27,8 @@ export type ErrorKind = z.infer<typeof errorKind>;
 const base = { runId: id, conversationId: id, seq: z.number().int().positive() };
 
 export const runEvent = z.discriminatedUnion('type', [
-  z.object({ ...base, type: z.literal('run.started'), userMessageId: id }),
+  /** `at`: the user message's time, as stored (every item keeps its stored time, live and after a reload). */
+  z.object({ ...base, type: z.literal('run.started'), userMessageId: id, at: z.string().optional() }),
   z.object({ ...base, type: z.literal('text.delta'), messageId: id, text: z.string() }),
   /** A finished message (assistant or tool results), as persisted. */
   z.object({
@@ -35,6 +36,8 @@ export const runEvent = z.discriminatedUnion('type', [
     type: z.literal('message.done'),
     messageId: id,
     interrupted: z.boolean(),
+    /** The stored message's time. */
+    at: z.string().optional(),
     /** The text as stored, when it differs from the deltas (a cut-off answer is kept trimmed). */
     text: z.string().optional(),
   }),
@@ -84,6 +87,8 @@ export const runEvent = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('review.request'),
     reviewId: id,
+    /** The stored review card's time. */
+    at: z.string().optional(),
     toolUseId: id,
     command: z.string(),
     path: memoryPath,
@@ -98,7 +103,7 @@ export const runEvent = z.discriminatedUnion('type', [
   }),
   z.object({ ...base, type: z.literal('turn.limit'), turns: z.number().int() }),
   /** A card, exactly as it was stored (the record's id and fact): the chat's only source of cards. */
-  z.object({ ...base, type: z.literal('card'), id, card: cardFact }),
+  z.object({ ...base, type: z.literal('card'), id, card: cardFact, at: z.string().optional() }),
   z.object({
     ...base,
     type: z.literal('run.error'),

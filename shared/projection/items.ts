@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { cardFact } from './cards.js';
 
+/** When it happened: the stored record's time (the tool item's `at` is its reply's). */
+const at = z.string().optional();
+
 export const viewItem = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('user'),
@@ -13,6 +16,7 @@ export const viewItem = z.discriminatedUnion('kind', [
     pinned: z.boolean(),
     /** Sent by this window and not yet given its id by the backend. */
     pending: z.boolean().optional(),
+    at,
   }),
   z.object({
     kind: z.literal('assistant'),
@@ -21,6 +25,7 @@ export const viewItem = z.discriminatedUnion('kind', [
     pinned: z.boolean(),
     interrupted: z.boolean(),
     streaming: z.boolean(),
+    at,
   }),
   z.object({
     kind: z.literal('tool'),
@@ -43,6 +48,7 @@ export const viewItem = z.discriminatedUnion('kind', [
     detail: z.string().optional(),
     /** The structured fact the label came from (absent for cards stored before facts were). */
     fact: cardFact.optional(),
+    at,
   }),
   z.object({
     kind: z.literal('review'),
@@ -54,6 +60,7 @@ export const viewItem = z.discriminatedUnion('kind', [
     before: z.string().nullable(),
     after: z.string().nullable(),
     outcome: z.enum(['approved', 'edited', 'rejected']).nullable(),
+    at,
   }),
   z.object({
     kind: z.literal('error'),
@@ -61,6 +68,7 @@ export const viewItem = z.discriminatedUnion('kind', [
     errorKind: z.string(),
     message: z.string(),
     retryable: z.boolean(),
+    at,
   }),
 ]);
 export type ViewItem = z.infer<typeof viewItem>;

@@ -20,6 +20,7 @@ export interface StoredMessage {
 export interface StoredCard {
   id: string;
   event: string;
+  at?: string | undefined;
   card?: CardFact | undefined;
   text?: string | undefined;
   detail?: string | undefined;
@@ -104,7 +105,14 @@ class Draft {
   }
 }
 
-function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' | 'retried' }>): ViewItem {
+/** The `at` of an item, when known (an optimistic or streaming item has none yet). */
+const when = (at: string | undefined): { at?: string } => (at ? { at } : {});
+
+function cardItem(
+  id: string,
+  fact: Exclude<CardFact, { kind: 'reviewed' | 'retried' }>,
+  at: string | undefined,
+): ViewItem {
   switch (fact.kind) {
     case 'error':
       return {
@@ -113,6 +121,7 @@ function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' | 'retr
         errorKind: fact.errorKind,
         message: fact.message,
         retryable: fact.retryable,
+        ...when(at),
       };
     case 'review':
       return {
@@ -125,6 +134,7 @@ function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' | 'retr
         before: fact.before,
         after: fact.after,
         outcome: null,
+        ...when(at),
       };
     default: {
       const detail = cardDetail(fact);
@@ -135,12 +145,13 @@ function cardItem(id: string, fact: Exclude<CardFact, { kind: 'reviewed' | 'retr
         text: cardLabel(fact),
         ...(detail !== undefined ? { detail } : {}),
         fact,
+        ...when(at),
       };
     }
   }
 }
 
-function addCard(d: Draft, id: string, fact: CardFact): void {
+function addCard(d: Draft, id: string, fact: CardFact, at: string | undefined): void {
   if (fact.kind === 'retried') {
     if (d.get(fact.errorId, 'error')) d.remove(fact.errorId);
     return;
@@ -151,7 +162,7 @@ function addCard(d: Draft, id: string, fact: CardFact): void {
     if (review && review.outcome === null) d.replace(rid, { ...review, outcome: fact.outcome });
     return;
   }
-  const item = cardItem(id, fact);
+  const item = cardItem(id, fact, at);
   // A review card sits under the tool call it is about, wherever its record or event came.
   if (fact.kind === 'review') d.addAfter(toolItemId(fact.toolUseId), item);
   else d.add(item);
@@ -176,7 +187,13 @@ function addMessage(d: Draft, m: StoredMessage, pinned: ReadonlySet<string>): vo
     case 'backfill':
       return;
     case 'user':
-      d.add({ kind: 'user', id: m.id, text: m.text ?? textOf(m.content), pinned: pinned.has(m.id) });
+      d.add({
+        kind: 'user',
+        id: m.id,
+        text: m.text ?? textOf(m.content),
+        pinned: pinned.has(m.id),
+        ...when(m.at),
+      });
       return;
     case 'assistant': {
       const text = textOf(m.content);
@@ -188,6 +205,7 @@ function addMessage(d: Draft, m: StoredMessage, pinned: ReadonlySet<string>): vo
           pinned: pinned.has(m.id),
           interrupted: m.interrupted === true,
           streaming: false,
+          ...when(m.at),
         });
       }
       for (const b of m.content) {
@@ -204,7 +222,12 @@ function addMessage(d: Draft, m: StoredMessage, pinned: ReadonlySet<string>): vo
           const durationMs = m.tools?.[r.tool_use_id]?.durationMs ?? null;
           setResult(d, r.tool_use_id, resultText(r.content), r.is_error === true, durationMs);
         } else if (b.type === 'text') {
-          addCard(d, noteId(m.id), { kind: 'memory_changed', note: (b as unknown as { text: string }).text });
+          addCard(
+            d,
+            noteId(m.id),
+            { kind: 'memory_changed', note: (b as unknown as { text: string }).text },
+            m.at,
+          );
         }
       }
   }
@@ -247,6 +270,7 @@ function legacyCard(record: StoredCard): ViewItem {
       errorKind: record.detail ?? 'internal',
       message: record.text ?? '',
       retryable: true,
+      ...when(record.at),
     };
   }
   return {
@@ -255,6 +279,7 @@ function legacyCard(record: StoredCard): ViewItem {
     event: record.event,
     text: record.text ?? '',
     ...(record.detail ? { detail: record.detail } : {}),
+    ...when(record.at),
   };
 }
 
@@ -267,7 +292,7 @@ export function projectEntries(
   const d = new Draft(base);
   for (const entry of entries) {
     if (entry.type === 'msg') addMessage(d, entry.record, pinned);
-    else if (entry.record.card) addCard(d, entry.record.id, entry.record.card);
+    else if (entry.record.card) addCard(d, entry.record.id, entry.record.card, entry.record.at);
     else d.add(legacyCard(entry.record));
   }
   return d.items;
@@ -291,12 +316,18 @@ export function applyEvents<T extends { kind: string; id: string } = ViewItem>(
 function applyEvent(d: Draft, ev: RunEvent): void {
   switch (ev.type) {
     case 'run.started': {
+      const known = d.get(ev.userMessageId, 'user');
+      if (known) {
+        // Given its id by the send's answer first: its time comes with the run.
+        if (!known.at && ev.at) d.replace(known.id, { ...known, at: ev.at });
+        return;
+      }
       if (d.at(ev.userMessageId) >= 0) return;
       // The optimistic user item gets its real id (the send's response may arrive after this event).
       const pending = d.items.find((it) => it.kind === 'user' && it.pending);
       if (pending?.kind === 'user') {
         const { pending: _sent, ...confirmed } = pending;
-        d.replace(pending.id, { ...confirmed, id: ev.userMessageId });
+        d.replace(pending.id, { ...confirmed, id: ev.userMessageId, ...when(ev.at) });
       }
       return;
     }
@@ -321,7 +352,7 @@ function applyEvent(d: Draft, ev: RunEvent): void {
       const item = d.get(ev.messageId, 'assistant');
       if (item?.streaming) {
         const text = ev.text ?? item.text;
-        d.replace(item.id, { ...item, text, streaming: false, interrupted: ev.interrupted });
+        d.replace(item.id, { ...item, text, streaming: false, interrupted: ev.interrupted, ...when(ev.at) });
       }
       return;
     }
@@ -332,21 +363,31 @@ function applyEvent(d: Draft, ev: RunEvent): void {
       setResult(d, ev.toolUseId, ev.result, ev.isError, ev.durationMs);
       return;
     case 'card':
-      addCard(d, ev.id, ev.card);
+      addCard(d, ev.id, ev.card, ev.at);
       return;
     case 'review.request':
-      addCard(d, reviewItemId(ev.reviewId), {
-        kind: 'review',
-        reviewId: ev.reviewId,
-        toolUseId: ev.toolUseId,
-        command: ev.command,
-        path: ev.path,
-        before: ev.before,
-        after: ev.after,
-      });
+      addCard(
+        d,
+        reviewItemId(ev.reviewId),
+        {
+          kind: 'review',
+          reviewId: ev.reviewId,
+          toolUseId: ev.toolUseId,
+          command: ev.command,
+          path: ev.path,
+          before: ev.before,
+          after: ev.after,
+        },
+        ev.at,
+      );
       return;
     case 'review.resolved':
-      addCard(d, reviewItemId(ev.reviewId), { kind: 'reviewed', reviewId: ev.reviewId, outcome: ev.outcome });
+      addCard(
+        d,
+        reviewItemId(ev.reviewId),
+        { kind: 'reviewed', reviewId: ev.reviewId, outcome: ev.outcome },
+        undefined,
+      );
       return;
     case 'run.finished':
       // Anything still streaming has ended (an abort may never send message.done).

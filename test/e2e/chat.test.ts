@@ -84,6 +84,31 @@ describe('the chat', () => {
     expect(await chat.userMessages.count()).toBe(1);
   });
 
+  it('an error card is there after a reload, and gone after its Retry and another reload', async () => {
+    await newChat();
+    e2e.fake.enqueue(midStreamError({ afterEvents: 4, message: 'Overloaded' }));
+    await chat.send('answer after a reload');
+    await chat.errorCard.waitFor();
+    await page.reload();
+    await new ShellPage(page).ready();
+    await chat.errorCard.waitFor();
+    expect(await chat.errorCard.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
+
+    e2e.fake.enqueue(text('Answered after the reload.'));
+    await chat.errorCard.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Answered after the reload.');
+    await expect.poll(() => chat.stopButton.isVisible(), poll).toBe(false);
+    const shown = await chat.conversation.innerText();
+    await page.reload();
+    await new ShellPage(page).ready();
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('Answered after the reload.');
+    // As it read before the reload: no error card, one answer, the question once.
+    expect(await chat.errorCard.count()).toBe(0);
+    expect(await chat.answers.count()).toBe(1);
+    expect(await chat.userMessages.count()).toBe(1);
+    expect(await chat.conversation.innerText()).toBe(shown);
+  });
+
   it('pins a message, regenerates the last answer, and edits and resends a question', async () => {
     await newChat();
     e2e.fake.enqueue(text('Paris is the capital of France.'));

@@ -145,6 +145,8 @@ export class Expectations {
       f.past.add(state);
     }
     for (const m of found.journalMismatch) this.violate('torn', `${round}: ${m.path}: ${m.detail}`);
+    for (const m of found.pagedMismatch ?? [])
+      this.violate('torn', `${round}: conversation ${m.id} pages differ from its transcript: ${m.detail}`);
     for (const t of found.temps)
       this.violate('torn', `${round}: a temp file is left in the memory folder: ${t}`);
 

@@ -25,6 +25,8 @@ export interface StateLine {
   /** Names starting with '.' left in the memory folder (temp files of interrupted writes). */
   temps: string[];
   conversations: ConversationSnapshot[];
+  /** Conversations whose pages, walked from the end, are not exactly their full transcript. */
+  pagedMismatch?: { id: string; detail: string }[];
 }
 
 export type Intent =

@@ -29,6 +29,17 @@ function hiddenNames(dir: string, rel = ''): string[] {
   return out;
 }
 
+async function pagesOf(client: BackendClient, id: string, limit: number): Promise<unknown[]> {
+  const first = await client.call('conversations.get', { id, limit });
+  const items: unknown[] = [...first.items];
+  for (let older = first.older; older;) {
+    const page = await client.call('conversations.page', { id, before: older, limit });
+    items.unshift(...page.items);
+    older = page.older;
+  }
+  return items;
+}
+
 async function snapshot(client: BackendClient, dataDir: string): Promise<StateLine> {
   const memory = client.core.ctx.memory;
   const files: StateLine['files'] = [];
@@ -42,8 +53,13 @@ async function snapshot(client: BackendClient, dataDir: string): Promise<StateLi
       journalMismatch.push({ path: entry.path, detail: `journal says ${newest?.afterHash ?? 'nothing'}` });
   }
   const conversations: ConversationSnapshot[] = [];
+  const pagedMismatch: NonNullable<StateLine['pagedMismatch']> = [];
   for (const c of (await client.call('conversations.list', {})).conversations) {
     const { items } = await client.call('conversations.get', { id: c.id });
+    // What the restart found, as a window reads it a page at a time (three items each), from the end.
+    const paged = await pagesOf(client, c.id, 3);
+    if (JSON.stringify(paged) !== JSON.stringify(items))
+      pagedMismatch.push({ id: c.id, detail: `${paged.length} items in pages, ${items.length} in full` });
     conversations.push({
       id: c.id,
       title: c.title,
@@ -57,6 +73,7 @@ async function snapshot(client: BackendClient, dataDir: string): Promise<StateLi
     journalMismatch,
     temps: hiddenNames(path.join(dataDir, 'memories')),
     conversations,
+    pagedMismatch,
   };
 }
 

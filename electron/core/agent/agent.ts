@@ -218,7 +218,8 @@ export class Agent {
       throw error;
     }
     const run = this.ctx.runs.start(conversationId);
-    run.emit({ type: 'run.started', userMessageId });
+    const asked = this.store.get(conversationId).messages.findLast((m) => m.id === userMessageId);
+    run.emit({ type: 'run.started', userMessageId, ...(asked ? { at: asked.at } : {}) });
     const settings = this.settings();
     const state = this.store.get(conversationId);
     const memoryOn = state.meta.memory && this.memory !== null;

@@ -73,7 +73,7 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
       // Queued: the disk syncs while tools run; memory writes and the run's end wait for it.
       queueMessage(s, record);
       s.accounting().measure(measured);
-      run.emit({ type: 'message.done', messageId, interrupted: converted.cutToolUse });
+      run.emit({ type: 'message.done', messageId, interrupted: converted.cutToolUse, at });
     }
     // Checked first: most replies report nothing, and the loop does not wait a tick for that.
     if (nativeActed(reply)) await nativeAfterReply(s, reply);
@@ -104,16 +104,17 @@ async function endEarly(
   const { run } = s;
   const content = partialText(outcome.partial);
   if (content.length > 0) {
+    const at = now();
     await appendMessage(s, {
       t: 'msg',
       id: messageId,
       kind: 'assistant',
       role: 'assistant',
       content,
-      at: now(),
+      at,
       interrupted: true,
     });
-    run.emit({ type: 'message.done', messageId, interrupted: true, text: textOf(content) });
+    run.emit({ type: 'message.done', messageId, interrupted: true, text: textOf(content), at });
   }
   if (outcome.kind === 'aborted') return 'aborted';
   const failure =

@@ -40,11 +40,12 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, a
           after: proposal.after,
         };
         // Stored (queued, in order) so the card is there after a reload; announced at once.
+        const askedAt = now();
         s.store.appendQueued(s.conversationId, [
-          { t: 'event', id: randomUUID(), event: 'review', card, at: now() },
+          { t: 'event', id: randomUUID(), event: 'review', card, at: askedAt },
         ]);
         const { kind: _kind, ...request } = card;
-        run.emit({ type: 'review.request', ...request });
+        run.emit({ type: 'review.request', ...request, at: askedAt });
       });
       if (!id) return decision;
       const outcome: 'approved' | 'edited' | 'rejected' =
@@ -94,9 +95,11 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, a
   const notes = run.signal.aborted || !s.memory ? null : await s.takeMemoryNotes();
   if (notes) content.push({ type: 'text', text: notes });
   const id = randomUUID();
+  const resultsAt = now();
   // Queued: the next request goes out while the disk syncs (the file stays a prefix of the history).
-  queueMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: now(), tools });
-  run.emit({ type: 'message.done', messageId: id, interrupted: false });
+  queueMessage(s, { t: 'msg', id, kind: 'tool_results', role: 'user', content, at: resultsAt, tools });
+  run.emit({ type: 'message.done', messageId: id, interrupted: false, at: resultsAt });
   // The note is part of the message (the model reads it there); its card is derived from it on reload.
-  if (notes) run.emit({ type: 'card', id: noteId(id), card: { kind: 'memory_changed', note: notes } });
+  if (notes)
+    run.emit({ type: 'card', id: noteId(id), card: { kind: 'memory_changed', note: notes }, at: resultsAt });
 }

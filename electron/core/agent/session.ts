@@ -78,8 +78,9 @@ export async function showCard(
   extra: ConversationRecord[] = [],
   id: string = randomUUID(),
 ): Promise<string> {
-  await s.store.write(s.conversationId, [...extra, { t: 'event', id, event: card.kind, card, at: now() }]);
-  s.run.emit({ type: 'card', id, card });
+  const at = now();
+  await s.store.write(s.conversationId, [...extra, { t: 'event', id, event: card.kind, card, at }]);
+  s.run.emit({ type: 'card', id, card, at });
   return id;
 }
 

@@ -5,11 +5,22 @@ import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
 import { searchConversations } from '../conversations/search.js';
 import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
+import type { ConversationState } from '../conversations/state.js';
 import { summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
 // The transfers to another space are in transfer.ts.
 type Domain = Omit<DomainHandlers<'conversations'>, 'conversations.moveToSpace'>;
+
+/** The page around a message; its end when the message is gone (edited away): the window just opens. */
+function aroundOrLast(state: ConversationState, id: string, limit: number) {
+  try {
+    return pageAround(state, id, limit);
+  } catch (error) {
+    if (error instanceof ContractError && error.code === 'not_found') return lastPage(state, limit);
+    throw error;
+  }
+}
 
 export function createConversationsHandlers(ctx: CoreContext): Domain {
   const store = async () => {
@@ -30,7 +41,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
         req.limit === undefined
           ? { items: transcript(state), older: null, newer: null }
           : req.around !== undefined
-            ? pageAround(state, req.around, req.limit)
+            ? aroundOrLast(state, req.around, req.limit)
             : lastPage(state, req.limit);
       return { conversation: summarize(state), ...page, runs: run ? [run] : [] };
     },

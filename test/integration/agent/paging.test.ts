@@ -92,7 +92,7 @@ describe('conversation pages', () => {
     expect(await walk(h, id, 2, hit.messageId)).toEqual(full);
   });
 
-  it('refuses a page with no cursor or an unknown one, with a message to act on', async () => {
+  it('refuses a page with no cursor or an unknown one, with a message to act on; opens at the end instead of a message that is gone', async () => {
     h = await startHarness();
     h.fake.enqueue(text('Hi.'));
     const { res } = await send(h, 'Start');
@@ -103,5 +103,12 @@ describe('conversation pages', () => {
     await expect(page({ id: res.conversationId, before: 'gone', limit: 5 }, call)).rejects.toThrow(
       /no longer in this conversation/,
     );
+    // Opened at a message that is gone (edited away since the link was made): it opens at its end.
+    const opened = await h.core.handlers['conversations.get'](
+      { id: res.conversationId, limit: 5, around: 'gone' },
+      call,
+    );
+    expect(opened.items.map((i) => i.kind)).toEqual(['user', 'assistant']);
+    expect(opened.newer).toBeNull();
   });
 });

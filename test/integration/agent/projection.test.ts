@@ -53,6 +53,8 @@ async function turn(
 
 function expectSame(result: { live: ViewItem[]; reloaded: ViewItem[] }): void {
   expect(wire(result.live)).toStrictEqual(wire(result.reloaded));
+  // Every item keeps its stored time, live and after a reload (tool items: their reply's).
+  for (const item of result.reloaded) expect(item).toHaveProperty('at', expect.stringMatching(/^\d{4}-/));
 }
 
 const labels = (list: readonly ViewItem[]): string[] =>
