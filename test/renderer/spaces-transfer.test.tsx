@@ -82,7 +82,7 @@ describe('memory files between spaces', () => {
       ]),
     );
     await screen.findByText('Copied /memories/notes/tea.md to “Work”.');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // A copy leaves the file open here.
     expect(within(panel).getByRole('article', { name: 'File /memories/notes/tea.md' })).toBeTruthy();
   });
@@ -133,6 +133,6 @@ describe('memory files between spaces', () => {
     expect(dialog.textContent).toContain('There is no other space yet');
     expect(within(dialog).queryByRole('button', { name: /^Copy to / })).toBeNull();
     fireEvent.keyDown(dialog, { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
