@@ -39,14 +39,14 @@ export function createSpacesHandlers(ctx: CoreContext): Domain {
     'spaces.recolour': async ({ id, colour }) =>
       changed({ space: info(await spaces().recolour(id, colour)) }),
     'spaces.configure': async ({ id, patch }) => {
-      const result = changed({ space: info(await spaces().configure(id, patch)) });
+      const space = info(await spaces().configure(id, patch));
       // The space's windows show the settings as they now apply there.
       const { ctx: target } = await spaces().route(id);
       target.events.emit('settings.changed', {
         settings: target.settings.get(),
         apiKey: target.settings.apiKeyStatus(),
       });
-      return result;
+      return changed({ space });
     },
     'spaces.delete': async ({ id }) => changed({ trashed: trashed(await spaces().delete(id)) }),
     'spaces.trashed': async () => ({ spaces: (await spaces().trashed()).map(trashed) }),
