@@ -1,7 +1,7 @@
 // Two browser tabs of one browser-mode server in different spaces (issue 15: "the current space belongs
 // to the window"): each tab names its own space in every call, so what the model remembers in one lands in
 // that space's folder only, neither tab's panel or conversation list shows the other's, and a reloaded tab
-// stays in its space. Real Chromium, the built renderer, the real server on a temp data dir, the fake API.
+// stays in its space (switched with the sidebar's switcher). Real Chromium, the built renderer, the real server on a temp data dir, the fake API.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,6 +11,7 @@ import { invoke, MemoryPanelPage } from './memory-page.js';
 import { useE2EApp } from './support/e2e-app.js';
 import { ChatPage } from './support/pages/chat-page.js';
 import { ShellPage } from './support/pages/shell-page.js';
+import { SpacesPage } from './support/pages/spaces-page.js';
 
 const e2e = useE2EApp();
 const poll = { timeout: 20_000, interval: 50 };
@@ -41,10 +42,10 @@ describe('two tabs in two spaces', () => {
     const office = await context.newPage();
     office.on('pageerror', (error) => pageErrors.push(error));
     await office.goto(e2e.app.url);
-    // The tab's own space (what the switcher sets): per tab, the other tab keeps Personal.
-    await office.evaluate((id) => sessionStorage.setItem('mnemo.space', id), work.id);
-    await office.reload();
     await Promise.all([ready(home), ready(office)]);
+    // Switched in the second tab only: the first stays in Personal.
+    await new SpacesPage(office).switchTo('Work');
+    await new SpacesPage(home).switcher('Personal').waitFor();
 
     const removers = [
       e2e.fake.rule(remembers('ferns', '/memories/ferns.md')),
@@ -92,6 +93,7 @@ describe('two tabs in two spaces', () => {
     // A reload keeps each tab where it was.
     await office.reload();
     await ready(office);
+    await new SpacesPage(office).switcher('Work').waitFor();
     await officePanel.file('/memories/standup.md').waitFor({ timeout: 20_000 });
     expect(await officePanel.file('/memories/ferns.md').count()).toBe(0);
     await expect.poll(() => officeList.count(), poll).toBe(1);
