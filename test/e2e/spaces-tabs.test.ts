@@ -1,7 +1,8 @@
 // Two browser tabs of one browser-mode server in different spaces (issue 15: "the current space belongs
 // to the window"): each tab names its own space in every call, so what the model remembers in one lands in
 // that space's folder only, neither tab's panel or conversation list shows the other's, and a reloaded tab
-// stays in its space (switched with the sidebar's switcher). Real Chromium, the built renderer, the real server on a temp data dir, the fake API.
+// stays in its space (switched with the sidebar's switcher). Real Chromium, the built renderer, the real
+// server on a temp data dir, the fake API.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
