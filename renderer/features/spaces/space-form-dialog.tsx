@@ -29,7 +29,10 @@ export function SpaceFormDialog({ form, onClose }: { form: SpaceForm; onClose: (
     try {
       if (form.kind === 'create') {
         const space = await createSpace({ name, colour });
-        await switchSpace(space.id);
+        // Closed at once; the new space's (empty) lists load behind it.
+        onClose();
+        void switchSpace(space.id);
+        return;
       } else if (editing) {
         await updateSpace(editing.id, {
           ...(name.trim() !== editing.name ? { name } : {}),
