@@ -1,38 +1,21 @@
 // The kernel: the one path every change takes (README.md "The shape"). An operation (the tool's commands,
 // the panel's saves, revert, restore, import, forget, recovery's redo) is a plan: it reads what it needs
 // and says which records to journal and which steps to apply. `transact` owns the sequence around it:
-// per-path queue, the data folder's lock and catch-up, error mapping (guard), the plan, quota, journal,
-// apply, emit, prune, and the deferred checkpoint that also empties the trash.
-import { randomBytes } from 'node:crypto';
-import { promises as fsp, renameSync } from 'node:fs';
+// per-path queue, the data folder's lock and catch-up (catch-up.ts), error mapping (guard), the plan,
+// quota, journal, apply, emit, prune; the deferred checkpoint (checkpoint.ts) follows.
+import { renameSync } from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from './content.js';
+import { catchUp } from './catch-up.js';
+import { Checkpoints } from './checkpoint.js';
 import { MemoryError, toMemoryError } from './errors.js';
-import {
-  crashPoint,
-  ensureFolders,
-  fsyncDirs,
-  lstatOrNull,
-  readRegular,
-  renameTemp,
-  syncFiles,
-  writeTemp,
-} from './fs-safe.js';
+import { crashPoint, ensureFolders, renameTemp, unlinkQuietly, writeTemp } from './fs-safe.js';
+import { randomId } from './ids.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { PathQueue, ProcessLock } from './lock.js';
-import { joinModel, ROOT, toHost, type ParsedPath } from './paths.js';
+import { joinModel, toHost, type ParsedPath } from './paths.js';
 import { Trash } from './trash.js';
-import { scanDir, scanPath, Tree } from './tree.js';
+import { Tree } from './tree.js';
 import { defaultLimits, type Actor, type ChangeEvent, type MemoryLimits } from './types.js';
-
-/**
- * How long after a change the folders are fsynced and the journal checkpointed. Until then recovery can
- * redo the change from the journal, so this trades only recovery work, never durability.
- */
-const CHECKPOINT_MS = 5000;
-
-export const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
-export const parsedOf = (p: string): ParsedPath => ({ path: p, segments: segsOf(p) });
 
 /** What a change does to the files, applied in order after the journal append. */
 export type Step =
@@ -62,8 +45,10 @@ export interface Plan<T> {
   /**
    * 'append' (default): journal the records, then apply. 'journaled': the records are in the journal
    * already (recovery's redo). 'rewrite': the plan's `finish` rewrites the journal itself (forget).
+   * 'outside': record a change another program made (the watcher while running, recovery at start): the
+   * files are as they are, so there are no steps and no quota to check, only records and events.
    */
-  journal?: 'append' | 'journaled' | 'rewrite';
+  journal?: 'append' | 'journaled' | 'rewrite' | 'outside';
   /** After the steps are applied, still under the lock. */
   finish?(k: Kernel, change: Change<T>): Promise<void>;
 }
@@ -83,15 +68,13 @@ export class Kernel {
   readonly wal: Journal;
   readonly lock: ProcessLock;
   readonly trash: Trash;
+  readonly checkpoints: Checkpoints = new Checkpoints(this);
   readonly lastRead = new Map<string, number>();
   /** Set by the owner: pending watcher events are processed before a read of the cache. */
   drainWatcher: () => Promise<void> = () => Promise.resolve();
   private readonly queue = new PathQueue();
   private readonly listeners = new Set<(e: ChangeEvent) => void>();
-  private readonly dirtyDirs = new Set<string>();
   private rootReal = '';
-  private flushTimer: NodeJS.Timeout | undefined;
-  private onCheckpoint: () => void = () => undefined;
   closed = false;
 
   constructor(options: KernelOptions) {
@@ -99,7 +82,8 @@ export class Kernel {
     this.journalDir = path.join(path.resolve(options.dataDir), 'memory-journal');
     this.limits = { ...defaultLimits, ...options.limits };
     this.clock = options.clock ?? Date.now;
-    this.wal = new Journal(this.journalDir, () => this.syncChanged());
+    // The journal syncs what changed before any checkpoint record it writes itself (flush, a rewrite).
+    this.wal = new Journal(this.journalDir, () => this.checkpoints.syncChanged());
     this.lock = new ProcessLock(this.journalDir);
     this.trash = new Trash(path.join(this.journalDir, 'trash'));
   }
@@ -118,11 +102,6 @@ export class Kernel {
       if (typeof v === 'number') this.limits[k] = v;
   }
 
-  /** Called after each deferred checkpoint (the owner persists its lazy state then). */
-  afterCheckpoint(fn: () => void): void {
-    this.onCheckpoint = fn;
-  }
-
   /** The host path of a memory path's segments: each name in its on-disk form (tree.ts diskNames). */
   hostOf(segments: readonly string[]): string {
     return toHost(this.root, this.tree.diskSegments(segments));
@@ -135,10 +114,11 @@ export class Kernel {
       const mode = plan.journal ?? 'append';
       // A journaled change is redone whatever the limits say now: it was accepted when it was made.
       if (mode === 'append') this.checkQuota(change.steps);
-      await this.applyJournaled(change, mode === 'append');
+      const append = (mode === 'append' || mode === 'outside') && change.records.length > 0;
+      await this.applyJournaled(change, append);
       await plan.finish?.(this, change);
       for (const e of change.events ?? change.records.map(eventOf)) this.emit(e);
-      if (mode === 'append') await this.maybePrune();
+      if (append) await this.maybePrune();
       return change.result;
     };
     const mapped = (err: unknown): Promise<T> => Promise.reject(toMemoryError(err, plan.errorPath));
@@ -156,44 +136,45 @@ export class Kernel {
   }
 
   /**
-   * Journal (when `append`) and apply. Temp files of content steps are written while the journal append
-   * syncs; the renames come only after the append is durable. If a step fails, the records are withdrawn
-   * with a cancel line so recovery does not redo them.
+   * Journal (when `append`) and apply. The journal's write is made and its sync under way when `append`
+   * returns its promise (journal.ts), so the temp files of content steps are written while the disk syncs;
+   * the renames come only after the append is durable. If a step fails, the records are withdrawn with a
+   * cancel line so recovery does not redo them.
    */
   private async applyJournaled(change: Change<unknown>, append: boolean): Promise<void> {
-    const temps = new Map<Step, Promise<{ tmp: string; stat: { size: number; mtimeMs: number } }>>();
-    for (const s of change.steps) {
-      if (s.kind !== 'put') continue;
-      // No sync of its own: the journal append is the change's one sync (README "Durability").
-      const t = this.folderOf(s.path).then((dir) => writeTemp(dir, s.bytes, false));
-      t.catch(() => undefined); // awaited below; no unhandled rejection while the journal syncs
-      temps.set(s, t);
+    const synced = append ? this.wal.append(change.records, change.blobs ?? new Map()) : undefined;
+    synced?.catch(() => undefined); // awaited below, after the temp files are written
+    const temps = new Map<Step, Temp>();
+    let failed: { err: unknown } | undefined;
+    try {
+      // No sync of their own: the journal append is the change's one sync (README "Durability").
+      for (const s of change.steps)
+        if (s.kind === 'put') temps.set(s, { ...writeTemp(this.folderOf(s.path), s.bytes), renamed: false });
+    } catch (err) {
+      failed = { err };
     }
-    if (append) {
+    if (synced) {
       try {
-        await this.wal.append(change.records, change.blobs ?? new Map());
+        await synced;
         crashPoint('after-journal');
       } catch (err) {
-        for (const t of temps.values()) void t.then((x) => fsp.unlink(x.tmp)).catch(() => undefined);
+        dropTemps(temps);
         throw err;
       }
     }
     try {
+      if (failed) throw failed.err;
       for (const s of change.steps) await this.apply(s, temps.get(s));
     } catch (err) {
-      for (const t of temps.values())
-        void t.then(
-          (x) => fsp.unlink(x.tmp).catch(() => undefined),
-          () => undefined,
-        );
+      dropTemps(temps);
       if (append) await this.wal.cancel(change.records.map((r) => r.id)).catch(() => undefined);
       throw err;
     }
-    if (change.steps.length) this.scheduleCheckpoint();
+    if (change.steps.length) this.checkpoints.schedule();
   }
 
   /** The folders of `p` (all but the last) made real and link-free: the host path of the deepest. */
-  private folderOf(p: ParsedPath): Promise<string> {
+  private folderOf(p: ParsedPath): string {
     const disk = this.tree.diskSegments(p.segments);
     return ensureFolders(this.root, disk.slice(0, -1), (n) => joinModel(p.segments.slice(0, n)));
   }
@@ -204,31 +185,30 @@ export class Kernel {
     return disk[disk.length - 1]!;
   }
 
-  private async apply(
-    s: Step,
-    temp: Promise<{ tmp: string; stat: { size: number; mtimeMs: number } }> | undefined,
-  ): Promise<void> {
+  private async apply(s: Step, temp: Temp | undefined): Promise<void> {
     if (s.kind === 'put') {
-      const { tmp, stat } = await temp!;
       crashPoint('after-temp-write');
-      const dir = await this.folderOf(s.path);
-      await renameTemp(tmp, path.join(dir, this.diskLeaf(s.path)));
-      this.tree.set(s.path.segments, { kind: 'file', size: stat.size, mtimeMs: stat.mtimeMs, hash: s.hash });
-      this.dirtyDirs.add(dir);
+      // Checked again just before the rename: no folder on the way became a link meanwhile.
+      const dir = this.folderOf(s.path);
+      renameTemp(temp!.tmp, path.join(dir, this.diskLeaf(s.path)));
+      temp!.renamed = true;
+      const { size, mtimeMs } = temp!.stat;
+      this.tree.set(s.path.segments, { kind: 'file', size, mtimeMs, hash: s.hash });
+      this.checkpoints.dirty(dir);
     } else if (s.kind === 'move') {
       const fromHost = this.hostOf(s.from.segments);
-      const dir = await this.folderOf(s.to);
+      const dir = this.folderOf(s.to);
       // A rename is a metadata change like the checks: synchronous (fs-safe lstatOrNull says why).
       renameSync(fromHost, path.join(dir, this.diskLeaf(s.to)));
       const node = this.tree.remove(s.from.segments);
       if (node) this.tree.set(s.to.segments, node);
-      this.dirtyDirs.add(path.dirname(fromHost));
-      this.dirtyDirs.add(dir);
+      this.checkpoints.dirty(path.dirname(fromHost));
+      this.checkpoints.dirty(dir);
     } else {
       const host = this.hostOf(s.path.segments);
       await this.trash.take(host, s.folder);
       this.tree.remove(s.path.segments);
-      this.dirtyDirs.add(path.dirname(host));
+      this.checkpoints.dirty(path.dirname(host));
     }
   }
 
@@ -263,7 +243,7 @@ export class Kernel {
     extra?: Partial<JournalRecord>,
   ): JournalRecord {
     const rec: JournalRecord = {
-      id: `${this.clock().toString(36)}-${randomBytes(6).toString('hex')}`,
+      id: `${this.clock().toString(36)}-${randomId()}`,
       at: this.clock(),
       actor: actor.kind,
       command,
@@ -300,145 +280,36 @@ export class Kernel {
     return () => this.listeners.delete(listener);
   }
 
-  noteDirty(hostDir: string): void {
-    this.dirtyDirs.add(hostDir);
-    this.scheduleCheckpoint();
-  }
-
   /** Make the cache reflect other processes' journaled changes and pending watcher events. */
   async settle(): Promise<void> {
     await this.drainWatcher();
     await this.lock.runLocal((stale) => (stale ? this.catchUp() : Promise.resolve()));
   }
 
-  /** Apply changes other processes journaled since we last looked (their files are already on disk). */
-  async catchUp(): Promise<void> {
-    const news = await this.wal.catchUp();
-    if (news === 'reloaded') {
-      const scanned = await scanDir(this.root, false);
-      if (scanned) this.tree.set([], scanned);
-      await this.rehashUnknown();
-      return;
-    }
-    for (const r of news) {
-      for (const p of [r.path, r.newPath]) {
-        if (!p) continue;
-        const segs = segsOf(p);
-        const node = await scanPath(this.hostOf(segs));
-        if (node) {
-          if (node.kind === 'file' && (p === r.newPath || !r.newPath) && r.after) node.hash = r.after;
-          this.tree.set(segs, node);
-        } else {
-          this.tree.remove(segs);
-          // A folder moved or deleted as a whole is journaled file by file: its folders are gone too.
-          for (let n = segs.length - 1; n > 0; n--) {
-            const up = segs.slice(0, n);
-            if (this.tree.get(up)?.kind !== 'dir' || (await lstatOrNull(this.hostOf(up)))) break;
-            this.tree.remove(up);
-          }
-        }
-      }
-      await this.rehashUnknown();
-      this.emit(eventOf(r));
-    }
+  /** Apply changes other processes journaled since we last looked (catch-up.ts). */
+  catchUp(): Promise<void> {
+    return catchUp(this);
   }
 
-  /** Fill in the hashes the cache lacks (after a rescan). */
-  async rehashUnknown(): Promise<void> {
-    for (const f of this.tree.files()) {
-      if (f.node.hash) continue;
-      try {
-        const { bytes } = await readRegular(this.hostOf(f.segments), this.rootReal, joinModel(f.segments));
-        f.node.hash = sha256(bytes);
-      } catch {
-        // unreadable (raced away, or a link): left without a hash, compared by size on the next scan
-      }
-    }
-  }
-
-  private scheduleCheckpoint(): void {
-    if (this.flushTimer || this.closed) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.checkpointNow()
-        .then(() => {
-          this.onCheckpoint();
-          return this.trash.empty();
-        })
-        .catch(() => undefined);
-    }, CHECKPOINT_MS);
-    this.flushTimer.unref();
-  }
-
-  cancelCheckpointTimer(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-  }
-
-  /**
-   * Before a checkpoint record: make every change journaled since the last one durable in the files. Taken
-   * from the journal, not from what this process wrote, so the changes of another process on the same data
-   * folder are covered too: the files they left (fdatasync), then the folders renamed into or out of. What
-   * fails stays dirty, and the checkpoint fails.
-   */
-  private async syncChanged(): Promise<void> {
-    const todo = this.changedSinceCheckpoint();
-    if (todo) await this.syncFilesAndFolders(todo);
-  }
-
-  /** The files and folders the changes since the last checkpoint touched, and the last of those changes. */
-  private changedSinceCheckpoint(): { files: string[]; dirs: string[]; lastId?: string } | null {
-    const files = new Set<string>();
-    const unsettled = this.wal.entries.slice(this.wal.unsettledFrom);
-    for (const r of unsettled) {
-      for (const p of [r.path, r.newPath]) {
-        if (!p || p === ROOT) continue;
-        const host = this.hostOf(segsOf(p));
-        this.dirtyDirs.add(path.dirname(host));
-        if (r.after !== null && (r.newPath === undefined || p === r.newPath)) files.add(host);
-      }
-    }
-    if (files.size === 0 && this.dirtyDirs.size === 0 && unsettled.length === 0) return null;
-    const dirs = [...this.dirtyDirs];
-    this.dirtyDirs.clear();
-    const last = unsettled[unsettled.length - 1];
-    return { files: [...files], dirs, ...(last ? { lastId: last.id } : {}) };
-  }
-
-  private async syncFilesAndFolders(todo: { files: string[]; dirs: string[] }): Promise<void> {
-    try {
-      await syncFiles(todo.files);
-    } catch (err) {
-      todo.dirs.forEach((d) => this.dirtyDirs.add(d));
-      throw err;
-    }
-    await fsyncDirs(todo.dirs, (left) => left.forEach((d) => this.dirtyDirs.add(d)));
+  emitRecord(r: JournalRecord): void {
+    this.emit(eventOf(r));
   }
 
   /** Mark everything journaled so far as settled (the journal syncs what changed first). Under the lock. */
   async checkpoint(): Promise<void> {
     await this.wal.checkpoint();
   }
+}
 
-  /**
-   * The deferred checkpoint. Under the lock (after a catch-up, so every process's records are known): note
-   * what the changes so far touched. Outside it, so that writers go on meanwhile: fdatasync those files,
-   * then their folders. Under the lock again: a checkpoint record covering exactly those changes.
-   */
-  async checkpointNow(): Promise<void> {
-    const todo = await this.lock.run(async (fresh) => {
-      if (fresh) await this.catchUp();
-      return this.changedSinceCheckpoint();
-    });
-    if (!todo) return;
-    await this.syncFilesAndFolders(todo);
-    const lastId = todo.lastId;
-    if (lastId)
-      await this.lock.run(async (fresh) => {
-        if (fresh) await this.catchUp();
-        await this.wal.checkpointUpTo(lastId);
-      });
-  }
+interface Temp {
+  tmp: string;
+  stat: { size: number; mtimeMs: number };
+  renamed: boolean;
+}
+
+/** Remove the temp files of a change that failed (the ones not renamed into place yet). */
+function dropTemps(temps: ReadonlyMap<Step, Temp>): void {
+  for (const t of temps.values()) if (!t.renamed) unlinkQuietly(t.tmp);
 }
 
 export function eventOf(r: JournalRecord): ChangeEvent {

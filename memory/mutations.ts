@@ -1,10 +1,10 @@
 // Plans for rename and delete, of files and whole folders. A folder operation journals one entry per file
 // (one batch), so a single file can be restored and the whole operation can be undone.
-import { randomBytes } from 'node:crypto';
+import { randomId } from './ids.js';
 import { checkName, sha256 } from './content.js';
 import { assertRealParent, cachedHash, preflightNew } from './checks.js';
 import { MemoryError } from './errors.js';
-import { linkError, lstatOrNull, readRegular } from './fs-safe.js';
+import { linkError, lstatOrNull, readRegular, readRegularSync } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
 import type { Kernel } from './kernel.js';
 import { isWithin, joinModel, parseMemoryPath, ROOT } from './paths.js';
@@ -41,13 +41,13 @@ export async function deletePath(k: Kernel, input: string, actor: Actor): Promis
     async prepare() {
       const host = k.hostOf(p.segments);
       // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
-      const st = await lstatOrNull(host);
+      const st = lstatOrNull(host);
       if (!st) throw new MemoryError('not_found', `The path ${p.path} does not exist`);
       assertRealParent(k, p.segments);
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();
       if (st.isDirectory()) {
-        const batch = randomBytes(6).toString('hex');
+        const batch = randomId();
         for (const f of await filesUnder(k, p.segments)) {
           const hash = sha256(f.bytes);
           blobs.set(hash, f.bytes);
@@ -58,7 +58,7 @@ export async function deletePath(k: Kernel, input: string, actor: Actor): Promis
         // The content must be in the journal (restorable); skip reading it when the journal holds it already.
         let hash = cachedHash(k, p.segments, st);
         if (!hash || !k.wal.hasBlob(hash)) {
-          const { bytes } = await readRegular(host, k.realRoot, p.path);
+          const { bytes } = readRegularSync(host, k.realRoot, p.path);
           hash = sha256(bytes);
           blobs.set(hash, bytes);
         }
@@ -97,7 +97,7 @@ export async function renamePath(
     async prepare() {
       const srcHost = k.hostOf(src.segments);
       // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
-      const st = await lstatOrNull(srcHost);
+      const st = lstatOrNull(srcHost);
       if (!st) throw new MemoryError('not_found', `The path ${src.path} does not exist`);
       assertRealParent(k, src.segments);
       if (st.isSymbolicLink()) throw linkError(src.path, 'symbolic');
@@ -105,12 +105,15 @@ export async function renamePath(
       if (!st.isFile() && !st.isDirectory())
         throw new MemoryError('link', `${src.path} is not a regular file or folder.`);
       // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
-      if (await lstatOrNull(k.hostOf(dst.segments)))
+      if (lstatOrNull(k.hostOf(dst.segments)))
         throw new MemoryError('exists', `The destination ${dst.path} already exists`);
-      await preflightNew(k, dst, src.path);
+      // The folders the destination shares with the source were just checked by assertRealParent.
+      let shared = 0;
+      while (shared < src.segments.length - 1 && src.segments[shared] === dst.segments[shared]) shared++;
+      preflightNew(k, dst, src.path, shared);
       const records: JournalRecord[] = [];
       if (st.isDirectory()) {
-        const batch = randomBytes(6).toString('hex');
+        const batch = randomId();
         for (const f of k.tree.files(src.segments)) {
           const rel = f.segments.slice(src.segments.length);
           const hash = f.node.hash ?? null;
@@ -125,7 +128,7 @@ export async function renamePath(
           records.push(k.record(actor, 'rename', src.path, null, null, { newPath: dst.path, batch }));
       } else {
         const hash =
-          cachedHash(k, src.segments, st) ?? sha256((await readRegular(srcHost, k.realRoot, src.path)).bytes);
+          cachedHash(k, src.segments, st) ?? sha256(readRegularSync(srcHost, k.realRoot, src.path).bytes);
         records.push(k.record(actor, 'rename', src.path, hash, hash, { newPath: dst.path }));
       }
       const first = records[0]!;
