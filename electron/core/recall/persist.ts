@@ -1,0 +1,72 @@
+// The recall index on disk: one JSON file in the space's conversations folder (a dot name, so nothing
+// lists it as a conversation). Written whole to a temp file, synced and renamed over the old one, so a
+// crash leaves the old index or the new one; anything unreadable (torn, hand-edited, another version or
+// text scheme) is simply rebuilt from the conversations, which are the truth.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { AsPlainObject } from 'minisearch';
+import { TEXT_SCHEME } from './text.js';
+
+export const INDEX_FILE = '.recall-index.json';
+const VERSION = 1;
+
+/** Per conversation: the cheap key it was indexed at, and each indexed document's id and text hash. */
+export type Manifest = Record<string, [key: string, docs: [docId: string, hash: string][]]>;
+
+export interface Persisted {
+  manifest: Manifest;
+  index: AsPlainObject;
+}
+
+interface FileShape {
+  v: number;
+  scheme: string;
+  manifest: Manifest;
+  index: AsPlainObject;
+}
+
+/** The stored index, or null when there is none or it cannot be used (then it is rebuilt). */
+export async function readIndex(file: string): Promise<{ data: Persisted | null; problem?: string }> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { data: null };
+    return { data: null, problem: 'unreadable' };
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<FileShape> | null;
+    if (!parsed || parsed.v !== VERSION || parsed.scheme !== TEXT_SCHEME)
+      return { data: null, problem: 'old' };
+    if (typeof parsed.manifest !== 'object' || parsed.manifest === null || typeof parsed.index !== 'object')
+      return { data: null, problem: 'corrupt' };
+    return { data: { manifest: parsed.manifest, index: parsed.index as AsPlainObject } };
+  } catch {
+    return { data: null, problem: 'corrupt' };
+  }
+}
+
+export async function writeIndex(file: string, data: Persisted): Promise<void> {
+  const body: FileShape = { v: VERSION, scheme: TEXT_SCHEME, manifest: data.manifest, index: data.index };
+  const text = JSON.stringify(body);
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const handle = await fs.open(tmp, 'w', 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, file);
+}
+
+/** FNV-1a over UTF-16 code units: tells a message's text changed in place (a redaction) from unchanged. */
+export function textHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${(h >>> 0).toString(36)}.${text.length.toString(36)}`;
+}

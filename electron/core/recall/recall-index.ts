@@ -1,0 +1,367 @@
+// The recall index of one space: a MiniSearch (BM25) index over the text of every message, and every
+// title, of the space's conversations, except temporary ones and those marked "don't search this". It
+// follows the conversation store: a change only marks the conversation dirty, and a batch a little later
+// (never on the streaming path, never awaited by a reply) brings its documents in line with what the
+// conversation holds now. The index is loaded lazily (after start, or by the first search) and saved when
+// idle, at close, and at once after a deletion or a redaction.
+//
+// Invariant: a hit is never shown unless the live conversation still holds the matching words in that
+// message (each hit is checked against the store), so a stale or half-updated index can only miss, never
+// reveal something deleted or forgotten.
+import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import type { MessageRecord } from '../conversations/records.js';
+import type { ConversationState } from '../conversations/state.js';
+import { type Manifest, readIndex, textHash, writeIndex } from './persist.js';
+import { hasPhrases, matchRanges, messageText, parseQuery, snippet, term, tokenize } from './text.js';
+
+export interface RecallSource {
+  init(): Promise<void>;
+  states(): Iterable<ConversationState>;
+  has(id: string): boolean;
+  get(id: string): ConversationState;
+  onChange(listener: (id: string) => void): () => void;
+}
+
+interface Doc {
+  id: string;
+  text: string;
+  /** Conversation id, the message's time, and t(itle) / u(ser) / a(ssistant). */
+  c: string;
+  at: string;
+  k: 't' | 'u' | 'a';
+}
+
+export interface RecallHit {
+  conversationId: string;
+  title: string;
+  /** Absent for a match in the title. */
+  messageId?: string;
+  role?: 'user' | 'assistant';
+  at: string;
+  snippet: string;
+  ranges: [number, number][];
+}
+
+export interface RecallQuery {
+  limit?: number;
+  /** ISO times: only messages at or after / before. */
+  after?: string;
+  before?: string;
+  /** The conversation asking (the model's own), never searched. */
+  exclude?: string;
+  /** Title matches too (the sidebar), not only messages. */
+  titles?: boolean;
+  /** The last word also as a prefix (typing in the sidebar). */
+  prefix?: boolean;
+}
+
+const OPTIONS: Options<Doc> = {
+  fields: ['text'],
+  storeFields: ['c', 'at', 'k'],
+  tokenize,
+  processTerm: (t) => term(t),
+  // The query's terms arrive already folded and stemmed (parseQuery), one per word.
+  searchOptions: { tokenize: (s) => s.split(' '), processTerm: (t) => t },
+  autoVacuum: { batchSize: 2_000, batchWait: 5, minDirtCount: 50, minDirtFactor: 0.05 },
+};
+
+/** What decides, cheaply, whether a conversation's documents can be trusted as they were saved. */
+export function conversationKey(s: ConversationState): string {
+  const m = s.meta;
+  return `${m.rev ?? ''}|${s.messages.length}|${s.messages.at(-1)?.id ?? ''}|${s.updatedAt}|${s.title}|${m.memory}|${m.noSearch === true}`;
+}
+
+export function searchable(s: ConversationState): boolean {
+  return s.meta.memory && s.meta.noSearch !== true;
+}
+
+const titleDoc = (c: string): string => `${c}#t`;
+const messageDoc = (c: string, m: string): string => `${c}/${m}`;
+
+export interface RecallIndexOptions {
+  /** How long changes gather before the index follows them. */
+  batchMs?: number;
+  /** How long without changes before an addition is saved (a deletion or redaction is saved at once). */
+  saveIdleMs?: number;
+  warn?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export class RecallIndex {
+  private mini = new MiniSearch<Doc>(OPTIONS);
+  private readonly docs = new Map<string, { key: string; hashes: Map<string, string> }>();
+  private readonly dirty = new Set<string>();
+  private opened: Promise<void> | null = null;
+  private batch: NodeJS.Timeout | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
+  private unsaved = false;
+  private closed = false;
+  private readonly unsubscribe: () => void;
+  private readonly byMessage = new WeakMap<
+    ConversationState,
+    { n: number; map: Map<string, MessageRecord> }
+  >();
+
+  constructor(
+    private readonly source: RecallSource,
+    readonly file: string,
+    private readonly options: RecallIndexOptions = {},
+  ) {
+    this.unsubscribe = source.onChange((id) => this.touch(id));
+  }
+
+  /** Loads the saved index (or builds it) and brings it in line with the conversations; once. */
+  open(): Promise<void> {
+    this.opened ??= this.load();
+    return this.opened;
+  }
+
+  private async load(): Promise<void> {
+    await this.source.init();
+    const { data, problem } = await readIndex(this.file);
+    if (problem) this.options.warn?.('recall index rebuilt', { reason: problem });
+    let manifest: Manifest = {};
+    if (data) {
+      try {
+        this.mini = await MiniSearch.loadJSAsync<Doc>(data.index, OPTIONS);
+        manifest = data.manifest;
+      } catch {
+        this.options.warn?.('recall index rebuilt', { reason: 'corrupt' });
+        this.mini = new MiniSearch<Doc>(OPTIONS);
+        this.unsaved = true;
+      }
+    } else this.unsaved = true;
+    const listed = Object.values(manifest).reduce(
+      (sum, [, docs]) => sum + (Array.isArray(docs) ? docs.length : 0),
+      0,
+    );
+    if (listed !== this.mini.documentCount) {
+      // Documents nobody would ever take out (or lists of ones that are not there): start over.
+      if (data) this.options.warn?.('recall index rebuilt', { reason: 'manifest' });
+      this.mini = new MiniSearch<Doc>(OPTIONS);
+      manifest = {};
+      this.unsaved = true;
+    }
+    const live = new Set<string>();
+    for (const [id, [key, docs]] of Object.entries(manifest)) {
+      if (!Array.isArray(docs) || !docs.every((d) => this.mini.has(d[0]))) {
+        // A manifest that does not describe the index: start this conversation over.
+        for (const [doc] of Array.isArray(docs) ? docs : []) if (this.mini.has(doc)) this.mini.discard(doc);
+        this.dirty.add(id);
+        continue;
+      }
+      this.docs.set(id, { key, hashes: new Map(docs) });
+    }
+    for (const state of this.source.states()) {
+      live.add(state.meta.id);
+      if (this.docs.get(state.meta.id)?.key !== conversationKey(state)) this.dirty.add(state.meta.id);
+    }
+    for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
+    await this.follow(true);
+  }
+
+  /** Loads the index a little after start, off the path of the window's first requests. */
+  warm(delayMs = 2_000): void {
+    setTimeout(
+      () =>
+        void this.open().catch((error: unknown) => this.options.warn?.('recall index not loaded', { error })),
+      delayMs,
+    ).unref();
+  }
+
+  private touch(id: string): void {
+    if (this.closed) return;
+    this.dirty.add(id);
+    if (!this.opened || this.batch) return;
+    this.batch = setTimeout(() => {
+      this.batch = null;
+      void this.follow(false).catch((error: unknown) =>
+        this.options.warn?.('recall index update failed', { error }),
+      );
+    }, this.options.batchMs ?? 250);
+    this.batch.unref();
+  }
+
+  /** Applies every pending change; yields now and then when many are pending (the first build). */
+  private async follow(yielding: boolean): Promise<void> {
+    let removed = false;
+    let done = 0;
+    for (const id of [...this.dirty]) {
+      this.dirty.delete(id);
+      const state = this.source.has(id) ? this.source.get(id) : null;
+      removed = this.reconcile(id, state) || removed;
+      if (yielding && ++done % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (removed) this.scheduleSave(0);
+    else if (this.unsaved) this.scheduleSave(this.options.saveIdleMs ?? 30_000);
+  }
+
+  /** Brings one conversation's documents in line with its state. True when anything was taken out. */
+  private reconcile(id: string, state: ConversationState | null): boolean {
+    const known = this.docs.get(id);
+    const wanted = new Map<string, { doc: Doc; hash: string }>();
+    if (state && searchable(state)) {
+      if (state.title)
+        wanted.set(titleDoc(id), this.doc(titleDoc(id), id, state.title, state.meta.createdAt, 't'));
+      for (const m of state.messages) {
+        const text = messageText(m);
+        if (text)
+          wanted.set(
+            messageDoc(id, m.id),
+            this.doc(messageDoc(id, m.id), id, text, m.at, m.kind === 'user' ? 'u' : 'a'),
+          );
+      }
+    }
+    let removed = false;
+    const hashes = new Map<string, string>();
+    for (const [docId, hash] of known?.hashes ?? []) {
+      const next = wanted.get(docId);
+      if (next?.hash === hash) {
+        hashes.set(docId, hash);
+        wanted.delete(docId);
+        continue;
+      }
+      if (this.mini.has(docId)) this.mini.discard(docId);
+      removed = true;
+    }
+    for (const [docId, { doc, hash }] of wanted) {
+      if (this.mini.has(docId)) this.mini.discard(docId);
+      this.mini.add(doc);
+      hashes.set(docId, hash);
+    }
+    const key = state ? conversationKey(state) : undefined;
+    if (key !== undefined) this.docs.set(id, { key, hashes });
+    else this.docs.delete(id);
+    if (removed || wanted.size > 0 || known?.key !== key) this.unsaved = true;
+    return removed;
+  }
+
+  private doc(id: string, c: string, text: string, at: string, k: Doc['k']): { doc: Doc; hash: string } {
+    return { doc: { id, c, text, at, k }, hash: textHash(text) };
+  }
+
+  private scheduleSave(delayMs: number): void {
+    if (this.closed) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.save().catch((error: unknown) => this.options.warn?.('recall index not saved', { error }));
+    }, delayMs);
+    this.saveTimer.unref();
+  }
+
+  /** Follows every pending change at once (search, tests, a forget that must be done before it answers). */
+  async settled(): Promise<void> {
+    await this.open();
+    if (this.batch) clearTimeout(this.batch);
+    this.batch = null;
+    await this.follow(false);
+  }
+
+  /** Settles, cleans discarded documents out of the index and writes it, so the file holds nothing else. */
+  async save(): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (!this.opened) return;
+      await this.settled();
+      if (!this.unsaved) return;
+      if (this.mini.dirtCount > 0) await this.mini.vacuum({ batchSize: 5_000, batchWait: 0 });
+      const manifest: Manifest = {};
+      for (const [id, { key, hashes }] of this.docs) manifest[id] = [key, [...hashes]];
+      this.unsaved = false;
+      try {
+        await writeIndex(this.file, { manifest, index: this.mini.toJSON() });
+      } catch (error) {
+        this.unsaved = true;
+        throw error;
+      }
+    };
+    this.saving = this.saving.then(run, run);
+    return this.saving;
+  }
+
+  async search(query: string, options: RecallQuery = {}): Promise<{ hits: RecallHit[]; more: boolean }> {
+    await this.settled();
+    const { terms, phrases } = parseQuery(query);
+    const limit = options.limit ?? 10;
+    if (terms.length === 0) return { hits: [], more: false };
+    const filter = (r: SearchResult): boolean =>
+      r['c'] !== options.exclude &&
+      (options.titles === true || r['k'] !== 't') &&
+      (options.after === undefined || (r['at'] as string) >= options.after) &&
+      (options.before === undefined || (r['at'] as string) < options.before);
+    const prefix = (t: string, i: number, all: readonly string[]): boolean =>
+      options.prefix === true && i === all.length - 1 && t.length >= 2;
+    const q = terms.join(' ');
+    let results = this.mini.search(q, { combineWith: 'AND', filter, prefix });
+    if (results.length === 0 && terms.length > 1 && phrases.length === 0)
+      results = this.mini.search(q, { combineWith: 'OR', filter, prefix });
+    // Recency breaks ties: equal (or all but equal) scores put the newer message first.
+    results.sort((a, b) =>
+      Math.abs(a.score - b.score) > 1e-9 * Math.max(a.score, b.score)
+        ? b.score - a.score
+        : (b['at'] as string) < (a['at'] as string)
+          ? -1
+          : (b['at'] as string) > (a['at'] as string)
+            ? 1
+            : 0,
+    );
+    const hits: RecallHit[] = [];
+    let i = 0;
+    for (; i < results.length && hits.length < limit; i++) {
+      const hit = this.verify(results[i]!, terms, phrases, options.prefix === true);
+      if (hit) hits.push(hit);
+    }
+    return { hits, more: i < results.length };
+  }
+
+  /** The hit as the live conversation holds it now, or null when it no longer does. */
+  private verify(r: SearchResult, terms: string[], phrases: string[][], prefix: boolean): RecallHit | null {
+    const c = r['c'] as string;
+    if (!this.source.has(c)) return null;
+    const state = this.source.get(c);
+    if (!searchable(state)) return null;
+    const id = String(r.id);
+    let text: string | null;
+    let message: MessageRecord | undefined;
+    if (r['k'] === 't') text = state.title || null;
+    else {
+      message = this.messages(state).get(id.slice(c.length + 1));
+      text = message ? messageText(message) : null;
+    }
+    if (!text || !hasPhrases(text, phrases)) return null;
+    const ranges = matchRanges(text, terms, prefix);
+    if (ranges.length === 0) return null;
+    const snip = snippet(text, ranges);
+    return {
+      conversationId: c,
+      title: state.title,
+      ...(message ? { messageId: message.id, role: message.role } : {}),
+      at: message?.at ?? state.meta.createdAt,
+      snippet: snip.text,
+      ranges: snip.ranges,
+    };
+  }
+
+  private messages(state: ConversationState): Map<string, MessageRecord> {
+    const known = this.byMessage.get(state);
+    if (known && known.n === state.messages.length) return known.map;
+    const map = new Map(state.messages.map((m) => [m.id, m]));
+    this.byMessage.set(state, { n: state.messages.length, map });
+    return map;
+  }
+
+  /** Documents in the index now (tests and the benchmark). */
+  get size(): number {
+    return this.mini.documentCount;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.batch) clearTimeout(this.batch);
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.batch = this.saveTimer = null;
+    this.unsubscribe();
+    this.closed = true;
+    if (this.opened) await this.save();
+  }
+}

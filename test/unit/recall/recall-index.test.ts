@@ -1,0 +1,243 @@
+// The recall index over a real conversation store on a temp folder: stemming, phrases, accents, ranking,
+// recency, incremental updates, persistence and corruption, and that deleted, edited-away, redacted,
+// temporary and "don't search this" text is never found, live or after a restart.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../../electron/core/conversations/records.js';
+import { ConversationStore } from '../../../electron/core/conversations/store.js';
+import { INDEX_FILE } from '../../../electron/core/recall/persist.js';
+import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
+
+let dir: string;
+const open: { store: ConversationStore; index: RecallIndex }[] = [];
+beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-recall-'))));
+afterEach(async () => {
+  for (const { store, index } of open.splice(0)) {
+    await index.close();
+    await store.close();
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+const user = (text: string, at?: string): MessageRecord => ({
+  t: 'msg',
+  id: `m${++n}`,
+  kind: 'user',
+  role: 'user',
+  content: [{ type: 'text', text }],
+  text,
+  at: at ?? new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+});
+const assistant = (text: string): MessageRecord => ({
+  ...user(text),
+  kind: 'assistant',
+  role: 'assistant',
+  text: undefined,
+});
+
+async function start(): Promise<{ store: ConversationStore; index: RecallIndex }> {
+  const store = new ConversationStore(path.join(dir, 'conversations'));
+  const index = new RecallIndex(store, path.join(dir, 'conversations', INDEX_FILE), { batchMs: 5 });
+  open.push({ store, index });
+  await index.open();
+  return { store, index };
+}
+
+async function restart(s: { store: ConversationStore; index: RecallIndex }) {
+  await s.index.close();
+  await s.store.close();
+  open.splice(open.indexOf(s), 1);
+  return start();
+}
+
+const found = async (index: RecallIndex, q: string, o = {}) =>
+  (await index.search(q, o)).hits.map((h) => h.snippet);
+
+describe('recall index', () => {
+  it('matches inflections, case and accents, and highlights the word as written', async () => {
+    const { store, index } = await start();
+    await store.create({
+      memory: true,
+      records: [user('We had dinner at the Café Rosé near the RESTAURANTS row')],
+    });
+    for (const q of ['restaurant', 'Restaurants', 'cafe', 'CAFÉ', 'rose', 'dinners']) {
+      expect(await found(index, q), q).toHaveLength(1);
+    }
+    const [hit] = (await index.search('restaurant')).hits;
+    expect(hit!.ranges.map(([s, e]) => hit!.snippet.slice(s, e))).toEqual(['RESTAURANTS']);
+    expect(await found(index, 'pizza')).toEqual([]);
+  });
+
+  it('a quoted phrase must appear as written; loose words need not be adjacent', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: true, records: [user('the door was blue, the house red')] });
+    await store.create({ memory: true, records: [user('a blue door on the red house')] });
+    expect(await found(index, 'blue door')).toHaveLength(2);
+    expect(await found(index, '"blue door"')).toEqual(['a blue door on the red house']);
+    expect(await found(index, '“red house”')).toEqual(['a blue door on the red house']);
+    expect(await found(index, '"door blue"')).toEqual([]);
+  });
+
+  it('ranks the better match first, and among equal matches the newer one', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: true, records: [user('risotto', '2026-01-01T00:00:00.000Z')] });
+    await store.create({ memory: true, records: [user('risotto', '2026-03-01T00:00:00.000Z')] });
+    await store.create({ memory: true, records: [user('risotto', '2026-02-01T00:00:00.000Z')] });
+    const { hits } = await index.search('risotto');
+    expect(hits.map((h) => h.at.slice(0, 7))).toEqual(['2026-03', '2026-02', '2026-01']);
+    await store.create({
+      memory: true,
+      records: [user('mushroom risotto and more risotto', '2025-01-01T00:00:00.000Z')],
+    });
+    expect((await index.search('mushroom risotto')).hits[0]!.snippet).toContain('mushroom');
+  });
+
+  it('follows appends, edits (truncate), renames and deletions, and excludes the asking conversation', async () => {
+    const { store, index } = await start();
+    const a = await store.create({ memory: true, records: [user('first note about kayaks')] });
+    const m = user('second note about canoes');
+    await store.append(a.meta.id, [m, assistant('Canoes are nice.')]);
+    expect(await found(index, 'canoe')).toHaveLength(2);
+    expect(await found(index, 'canoe', { exclude: a.meta.id })).toEqual([]);
+    await store.append(a.meta.id, [{ t: 'truncate', fromMessageId: m.id, at: new Date().toISOString() }]);
+    expect(await found(index, 'canoe')).toEqual([]);
+    expect(await found(index, 'kayak')).toHaveLength(1);
+    await store.rename(a.meta.id, 'Paddling plans');
+    expect((await index.search('paddling', { titles: true })).hits[0]?.messageId).toBeUndefined();
+    await store.delete(a.meta.id);
+    expect(await found(index, 'kayak')).toEqual([]);
+    expect(await found(index, 'paddling', { titles: true })).toEqual([]);
+  });
+
+  it('never indexes temporary or "don\'t search this" conversations', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: false, records: [user('temporary secret zebra')] });
+    const b = await store.create({ memory: true, records: [user('marked giraffe')] });
+    expect(await found(index, 'giraffe')).toHaveLength(1);
+    await store.rewrite(b.meta.id, ([meta, ...rest]) => [
+      { ...meta!, noSearch: true } as typeof meta & object,
+      ...rest,
+    ]);
+    expect(await found(index, 'giraffe')).toEqual([]);
+    expect(await found(index, 'zebra')).toEqual([]);
+    await index.save();
+    const file = await readFile(index.file, 'utf8');
+    expect(file).not.toMatch(/zebra|giraff/);
+  });
+
+  it('filters by date', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: true, records: [user('tango lesson', '2026-05-01T10:00:00.000Z')] });
+    await store.create({ memory: true, records: [user('tango night', '2026-07-01T10:00:00.000Z')] });
+    expect(await found(index, 'tango', { after: '2026-06-01' })).toEqual(['tango night']);
+    expect(await found(index, 'tango', { before: '2026-06-01' })).toEqual(['tango lesson']);
+  });
+
+  it('is saved and reused: a restart neither loses nor rebuilds it, and sees what changed meanwhile', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('violin recital')] });
+    await s.index.save();
+    const saved = await readFile(s.index.file, 'utf8');
+    expect(saved).toContain('violin');
+    s = await restart(s);
+    expect(await found(s.index, 'violin')).toHaveLength(1);
+    // Another process appends while this one is closed: the restart's cheap check sees it.
+    await s.index.close();
+    await s.store.append(a.meta.id, [user('cello lesson')]);
+    await s.store.close();
+    open.splice(0);
+    s = await start();
+    expect(await found(s.index, 'cello')).toHaveLength(1);
+  });
+
+  it('a deleted conversation is gone after a restart even if the index was never saved after it', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('submarine sandwich')] });
+    await s.index.save();
+    // Deleted by another process (no index of ours saw it).
+    const other = new ConversationStore(path.join(dir, 'conversations'));
+    await other.init();
+    await other.delete(a.meta.id);
+    await other.close();
+    s = await restart(s);
+    expect(await found(s.index, 'submarine')).toEqual([]);
+    await s.index.save();
+    expect(await readFile(s.index.file, 'utf8')).not.toContain('submarin');
+  });
+
+  it('redacted text leaves the index at once and after a restart, and the saved file', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('my locker code is quagmire')] });
+    await s.index.save();
+    await s.store.rewrite(a.meta.id, (records) =>
+      records.map((r) =>
+        r.t === 'msg'
+          ? {
+              ...r,
+              text: '[forgotten by the user]',
+              content: [{ type: 'text', text: '[forgotten by the user]' }],
+            }
+          : r,
+      ),
+    );
+    expect(await found(s.index, 'quagmire')).toEqual([]);
+    await s.index.save();
+    expect(await readFile(s.index.file, 'utf8')).not.toContain('quagmir');
+    s = await restart(s);
+    expect(await found(s.index, 'quagmire')).toEqual([]);
+    expect(await found(s.index, 'forgotten')).toHaveLength(1);
+  });
+
+  it.each([
+    ['torn', (t: string) => t.slice(0, t.length / 2)],
+    ['not json', () => 'garbage'],
+    ['another version', (t: string) => t.replace('"v":1', '"v":99')],
+    [
+      'an index of another shape',
+      (t: string) => t.replace('"index":{', '"index":{"documentCount":"x","nope":{'),
+    ],
+  ])('a %s index file is rebuilt from the conversations', async (_name, spoil) => {
+    let s = await start();
+    await s.store.create({ memory: true, records: [user('harpsichord tuning')] });
+    await s.index.save();
+    await s.index.close();
+    await s.store.close();
+    open.splice(0);
+    await writeFile(
+      path.join(dir, 'conversations', INDEX_FILE),
+      spoil(await readFile(path.join(dir, 'conversations', INDEX_FILE), 'utf8')),
+    );
+    s = await start();
+    expect(await found(s.index, 'harpsichord')).toHaveLength(1);
+    expect(s.index.size).toBe(1);
+  });
+
+  it('a manifest that does not list every indexed document is not trusted (nothing stays behind)', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('xylophone repair')] });
+    await s.index.save();
+    await s.index.close();
+    await s.store.close();
+    open.splice(0);
+    const file = path.join(dir, 'conversations', INDEX_FILE);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/\[\["[^"]+","[^"]+"\]\]/, '[]'));
+    s = await start();
+    await s.store.delete(a.meta.id);
+    await s.index.save();
+    expect(await readFile(file, 'utf8')).not.toContain('xylophon');
+  });
+
+  it('updates off the write path: a change only marks the conversation, a batch follows', async () => {
+    const { store, index } = await start();
+    const a = await store.create({ memory: true, records: [user('alpha')] });
+    await index.settled();
+    store.appendQueued(a.meta.id, [user('bravo zulu')]);
+    // Nothing ran yet (the batch is a timer): the append returned at once.
+    expect(index.size).toBe(1);
+    await index.settled();
+    expect(index.size).toBe(2);
+  });
+});
