@@ -507,7 +507,7 @@ const summaries = new WeakMap<ConversationState, { key: string; summary: Convers
 
 export function summarize(state: ConversationState): ConversationSummary {
   // Messages are appended, or cut at a point and then appended: their count and last id tell a change.
-  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}`;
+  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}|${state.meta.noSearch === true}`;
   const known = summaries.get(state);
   if (known?.key === key) return known.summary;
   const summary: ConversationSummary = {
@@ -517,6 +517,7 @@ export function summarize(state: ConversationState): ConversationSummary {
     updatedAt: state.updatedAt,
     memory: state.meta.memory,
     messageCount: state.messages.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
+    ...(state.meta.noSearch === true ? { noSearch: true as const } : {}),
   };
   summaries.set(state, { key, summary });
   return summary;

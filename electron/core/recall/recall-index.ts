@@ -53,6 +53,8 @@ export interface RecallQuery {
   titles?: boolean;
   /** The last word also as a prefix (typing in the sidebar). */
   prefix?: boolean;
+  /** Longest snippet (SNIPPET_CHARS by default). */
+  snippetChars?: number;
 }
 
 const OPTIONS: Options<Doc> = {
@@ -164,6 +166,7 @@ export class RecallIndex {
   warm(delayMs = 2_000): void {
     setTimeout(
       () =>
+        !this.closed &&
         void this.open().catch((error: unknown) => this.options.warn?.('recall index not loaded', { error })),
       delayMs,
     ).unref();
@@ -308,14 +311,19 @@ export class RecallIndex {
     const hits: RecallHit[] = [];
     let i = 0;
     for (; i < results.length && hits.length < limit; i++) {
-      const hit = this.verify(results[i]!, terms, phrases, options.prefix === true);
+      const hit = this.verify(results[i]!, terms, phrases, options);
       if (hit) hits.push(hit);
     }
     return { hits, more: i < results.length };
   }
 
   /** The hit as the live conversation holds it now, or null when it no longer does. */
-  private verify(r: SearchResult, terms: string[], phrases: string[][], prefix: boolean): RecallHit | null {
+  private verify(
+    r: SearchResult,
+    terms: string[],
+    phrases: string[][],
+    options: RecallQuery,
+  ): RecallHit | null {
     const c = r['c'] as string;
     if (!this.source.has(c)) return null;
     const state = this.source.get(c);
@@ -329,9 +337,9 @@ export class RecallIndex {
       text = message ? messageText(message) : null;
     }
     if (!text || !hasPhrases(text, phrases)) return null;
-    const ranges = matchRanges(text, terms, prefix);
+    const ranges = matchRanges(text, terms, options.prefix === true);
     if (ranges.length === 0) return null;
-    const snip = snippet(text, ranges);
+    const snip = snippet(text, ranges, options.snippetChars);
     return {
       conversationId: c,
       title: state.title,
