@@ -331,7 +331,7 @@ export class ConversationStore {
       this.byId.delete(id);
       this.tails.delete(id);
     });
-    this.changed();
+    this.changed(id);
   }
 
   /** Takes up a conversation another store moved into this folder (moveTo). */
@@ -349,7 +349,7 @@ export class ConversationStore {
       }
       this.byId.set(id, state);
       this.tails.set(id, { ino, size: bytes });
-      this.changed();
+      this.changed(id);
     }
     return this.get(id);
   }

@@ -29,7 +29,12 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     return agent.store;
   };
   return {
-    'conversations.list': async () => ({ conversations: (await store()).list() }),
+    'conversations.list': async () => {
+      const list = (await store()).list();
+      // A window is showing the list: load the recall index soon, off the path of its first requests.
+      getAgent(ctx).recall.warm();
+      return { conversations: list };
+    },
     'conversations.get': async (req) => {
       const s = await store();
       // Another process (a CLI run, another app) may have added to it since we loaded it.

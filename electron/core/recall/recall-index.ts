@@ -98,6 +98,7 @@ export class RecallIndex {
   private saving: Promise<void> = Promise.resolve();
   private unsaved = false;
   private closed = false;
+  private warming = false;
   private readonly unsubscribe: () => void;
   private readonly byMessage = new WeakMap<
     ConversationState,
@@ -164,6 +165,8 @@ export class RecallIndex {
 
   /** Loads the index a little after start, off the path of the window's first requests. */
   warm(delayMs = 2_000): void {
+    if (this.opened || this.warming) return;
+    this.warming = true;
     setTimeout(
       () =>
         !this.closed &&
