@@ -25,7 +25,7 @@ import type { LoopSession } from './session.js';
 import { now, showError } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
-import { INDEX_FILE } from '../recall/persist.js';
+import { INDEX_DIR } from '../recall/persist.js';
 import { RecallIndex } from '../recall/recall-index.js';
 import { RecallTools } from '../recall/tools.js';
 import { throttle } from '../throttle.js';
@@ -74,7 +74,7 @@ export class Agent {
   ) {
     const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
     this.store = new ConversationStore(dir);
-    this.recall = new RecallIndex(this.store, path.join(dir, INDEX_FILE), {
+    this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       warn: (message, fields) => ctx.log.warn(message, fields),
     });
     this.recallTools = new RecallTools(this.recall, this.store);

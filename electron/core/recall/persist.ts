@@ -1,13 +1,27 @@
-// The recall index on disk: one JSON file in the space's conversations folder (a dot name, so nothing
-// lists it as a conversation). Written whole to a temp file, synced and renamed over the old one, so a
-// crash leaves the old index or the new one; anything unreadable (torn, hand-edited, another version or
-// text scheme) is simply rebuilt from the conversations, which are the truth.
+// The recall index on disk: a folder in the space's conversations folder (a dot name, so nothing lists it
+// as a conversation), one JSON file per shard (conversations are spread over SHARDS by a hash of their
+// id, so saving after a change writes a sixteenth of the index). Each file is written whole to a temp
+// file, synced and renamed over the old one, so a crash leaves the old shard or the new one; anything
+// unreadable (torn, hand-edited, another version or text scheme) is simply rebuilt from the
+// conversations, which are the truth.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AsPlainObject } from 'minisearch';
 import { TEXT_SCHEME } from './text.js';
 
-export const INDEX_FILE = '.recall-index.json';
+export const INDEX_DIR = '.recall-index';
+export const SHARDS = 16;
+
+export function shardFile(dir: string, shard: number): string {
+  return path.join(dir, `shard-${String(shard).padStart(2, '0')}.json`);
+}
+
+/** Which shard holds a conversation: FNV-1a of its id. */
+export function shardOf(conversationId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < conversationId.length; i++) h = Math.imul(h ^ conversationId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % SHARDS;
+}
 const VERSION = 1;
 
 /** Per conversation: the cheap key it was indexed at, and each indexed document's id and text hash. */

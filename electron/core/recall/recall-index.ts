@@ -11,7 +11,7 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
-import { type Manifest, readIndex, textHash, writeIndex } from './persist.js';
+import { type Manifest, SHARDS, readIndex, shardFile, shardOf, textHash, writeIndex } from './persist.js';
 import { hasPhrases, matchRanges, messageText, parseQuery, snippet, term, tokenize } from './text.js';
 
 export interface RecallSource {
@@ -89,14 +89,19 @@ export interface RecallIndexOptions {
 }
 
 export class RecallIndex {
-  private mini = new MiniSearch<Doc>(OPTIONS);
+  /** The index in SHARDS parts by conversation, each saved on its own: a change rewrites one sixteenth. */
+  private readonly shards: MiniSearch<Doc>[] = Array.from(
+    { length: SHARDS },
+    () => new MiniSearch<Doc>(OPTIONS),
+  );
   private readonly docs = new Map<string, { key: string; hashes: Map<string, string> }>();
   private readonly dirty = new Set<string>();
   private opened: Promise<void> | null = null;
   private batch: NodeJS.Timeout | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
-  private unsaved = false;
+  /** Shards changed since they were saved. */
+  private readonly unsaved = new Set<number>();
   private closed = false;
   private warming = false;
   private readonly unsubscribe: () => void;
@@ -107,7 +112,8 @@ export class RecallIndex {
 
   constructor(
     private readonly source: RecallSource,
-    readonly file: string,
+    /** The folder of the index's files (conversations/.recall-index). */
+    readonly dir: string,
     private readonly options: RecallIndexOptions = {},
   ) {
     this.unsubscribe = source.onChange((id) => this.touch(id));
@@ -121,39 +127,10 @@ export class RecallIndex {
 
   private async load(): Promise<void> {
     await this.source.init();
-    const { data, problem } = await readIndex(this.file);
-    if (problem) this.options.warn?.('recall index rebuilt', { reason: problem });
-    let manifest: Manifest = {};
-    if (data) {
-      try {
-        this.mini = await MiniSearch.loadJSAsync<Doc>(data.index, OPTIONS);
-        manifest = data.manifest;
-      } catch {
-        this.options.warn?.('recall index rebuilt', { reason: 'corrupt' });
-        this.mini = new MiniSearch<Doc>(OPTIONS);
-        this.unsaved = true;
-      }
-    } else this.unsaved = true;
-    const listed = Object.values(manifest).reduce(
-      (sum, [, docs]) => sum + (Array.isArray(docs) ? docs.length : 0),
-      0,
-    );
-    if (listed !== this.mini.documentCount) {
-      // Documents nobody would ever take out (or lists of ones that are not there): start over.
-      if (data) this.options.warn?.('recall index rebuilt', { reason: 'manifest' });
-      this.mini = new MiniSearch<Doc>(OPTIONS);
-      manifest = {};
-      this.unsaved = true;
-    }
     const live = new Set<string>();
-    for (const [id, [key, docs]] of Object.entries(manifest)) {
-      if (!Array.isArray(docs) || !docs.every((d) => this.mini.has(d[0]))) {
-        // A manifest that does not describe the index: start this conversation over.
-        for (const [doc] of Array.isArray(docs) ? docs : []) if (this.mini.has(doc)) this.mini.discard(doc);
-        this.dirty.add(id);
-        continue;
-      }
-      this.docs.set(id, { key, hashes: new Map(docs) });
+    for (let i = 0; i < SHARDS; i++) {
+      for (const [id, [key, docs]] of Object.entries(await this.loadShard(i)))
+        this.docs.set(id, { key, hashes: new Map(docs) });
     }
     for (const state of this.source.states()) {
       live.add(state.meta.id);
@@ -161,6 +138,46 @@ export class RecallIndex {
     }
     for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
     await this.follow(true);
+  }
+
+  /** One shard from its file, or empty (to be rebuilt) when the file is missing or cannot be trusted. */
+  private async loadShard(i: number): Promise<Manifest> {
+    const { data, problem } = await readIndex(shardFile(this.dir, i));
+    if (problem) this.options.warn?.('recall index rebuilt', { shard: i, reason: problem });
+    if (!data) {
+      if (problem) this.unsaved.add(i);
+      return {};
+    }
+    let mini: MiniSearch<Doc>;
+    try {
+      // The synchronous load: a tenth of the batched one's time (which waits a timer every 1,000
+      // entries); a shard is a sixteenth of the index, and this runs once, a moment after start.
+      mini = MiniSearch.loadJS<Doc>(data.index, OPTIONS);
+    } catch {
+      this.options.warn?.('recall index rebuilt', { shard: i, reason: 'corrupt' });
+      this.unsaved.add(i);
+      return {};
+    }
+    const entries = Object.entries(data.manifest);
+    const listed = entries.reduce((sum, [, e]) => sum + (Array.isArray(e?.[1]) ? e[1].length : 0), 0);
+    const consistent =
+      listed === mini.documentCount &&
+      entries.every(
+        ([id, e]) =>
+          shardOf(id) === i &&
+          Array.isArray(e) &&
+          typeof e[0] === 'string' &&
+          Array.isArray(e[1]) &&
+          e[1].every((d) => Array.isArray(d) && mini.has(d[0])),
+      );
+    if (!consistent) {
+      // Documents nobody would ever take out, or lists of ones that are not there: start it over.
+      this.options.warn?.('recall index rebuilt', { shard: i, reason: 'manifest' });
+      this.unsaved.add(i);
+      return {};
+    }
+    this.shards[i] = mini;
+    return data.manifest;
   }
 
   /** Loads the index a little after start, off the path of the window's first requests. */
@@ -199,12 +216,14 @@ export class RecallIndex {
       if (yielding && ++done % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     if (removed) this.scheduleSave(0);
-    else if (this.unsaved) this.scheduleSave(this.options.saveIdleMs ?? 30_000);
+    else if (this.unsaved.size > 0) this.scheduleSave(this.options.saveIdleMs ?? 30_000);
   }
 
   /** Brings one conversation's documents in line with its state. True when anything was taken out. */
   private reconcile(id: string, state: ConversationState | null): boolean {
     const known = this.docs.get(id);
+    const shard = shardOf(id);
+    const mini = this.shards[shard]!;
     const wanted = new Map<string, { doc: Doc; hash: string }>();
     if (state && searchable(state)) {
       if (state.title)
@@ -227,18 +246,18 @@ export class RecallIndex {
         wanted.delete(docId);
         continue;
       }
-      if (this.mini.has(docId)) this.mini.discard(docId);
+      if (mini.has(docId)) mini.discard(docId);
       removed = true;
     }
     for (const [docId, { doc, hash }] of wanted) {
-      if (this.mini.has(docId)) this.mini.discard(docId);
-      this.mini.add(doc);
+      if (mini.has(docId)) mini.discard(docId);
+      mini.add(doc);
       hashes.set(docId, hash);
     }
     const key = state ? conversationKey(state) : undefined;
     if (key !== undefined) this.docs.set(id, { key, hashes });
     else this.docs.delete(id);
-    if (removed || wanted.size > 0 || known?.key !== key) this.unsaved = true;
+    if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);
     return removed;
   }
 
@@ -269,16 +288,19 @@ export class RecallIndex {
     const run = async (): Promise<void> => {
       if (!this.opened) return;
       await this.settled();
-      if (!this.unsaved) return;
-      if (this.mini.dirtCount > 0) await this.mini.vacuum({ batchSize: 5_000, batchWait: 0 });
-      const manifest: Manifest = {};
-      for (const [id, { key, hashes }] of this.docs) manifest[id] = [key, [...hashes]];
-      this.unsaved = false;
-      try {
-        await writeIndex(this.file, { manifest, index: this.mini.toJSON() });
-      } catch (error) {
-        this.unsaved = true;
-        throw error;
+      for (const i of [...this.unsaved].sort((a, b) => a - b)) {
+        const mini = this.shards[i]!;
+        if (mini.dirtCount > 0) await mini.vacuum({ batchSize: 5_000, batchWait: 0 });
+        const manifest: Manifest = {};
+        for (const [id, { key, hashes }] of this.docs)
+          if (shardOf(id) === i) manifest[id] = [key, [...hashes]];
+        this.unsaved.delete(i);
+        try {
+          await writeIndex(shardFile(this.dir, i), { manifest, index: mini.toJSON() });
+        } catch (error) {
+          this.unsaved.add(i);
+          throw error;
+        }
       }
     };
     this.saving = this.saving.then(run, run);
@@ -298,9 +320,10 @@ export class RecallIndex {
     const prefix = (t: string, i: number, all: readonly string[]): boolean =>
       options.prefix === true && i === all.length - 1 && t.length >= 2;
     const q = terms.join(' ');
-    let results = this.mini.search(q, { combineWith: 'AND', filter, prefix });
-    if (results.length === 0 && terms.length > 1 && phrases.length === 0)
-      results = this.mini.search(q, { combineWith: 'OR', filter, prefix });
+    const all = (combineWith: 'AND' | 'OR'): SearchResult[] =>
+      this.shards.flatMap((mini) => mini.search(q, { combineWith, filter, prefix }));
+    let results = all('AND');
+    if (results.length === 0 && terms.length > 1 && phrases.length === 0) results = all('OR');
     // Recency breaks ties: equal (or all but equal) scores put the newer message first.
     results.sort((a, b) =>
       Math.abs(a.score - b.score) > 1e-9 * Math.max(a.score, b.score)
@@ -363,7 +386,7 @@ export class RecallIndex {
 
   /** Documents in the index now (tests and the benchmark). */
   get size(): number {
-    return this.mini.documentCount;
+    return this.shards.reduce((sum, mini) => sum + mini.documentCount, 0);
   }
 
   async close(): Promise<void> {

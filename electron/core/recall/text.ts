@@ -25,11 +25,23 @@ export function fold(word: string): string {
   return word.normalize('NFKD').replace(MARKS, '').toLowerCase();
 }
 
+/**
+ * Words as written → their terms: folding and stemming cost about a microsecond a word, and the words of
+ * a conversation history are few and repeat (building the index spent most of its time here).
+ */
+const TERMS = new Map<string, string | null>();
+const TERMS_MAX = 200_000;
+
 /** The indexed form of one word, or null for a stop word. Latin words are stemmed; others kept whole. */
 export function term(word: string): string | null {
+  const known = TERMS.get(word);
+  if (known !== undefined) return known;
   const folded = fold(word);
-  if (folded === '' || STOP.has(folded)) return null;
-  return /^[a-z]+$/.test(folded) ? stemmer(folded) : folded;
+  const result =
+    folded === '' || STOP.has(folded) ? null : /^[a-z]+$/.test(folded) ? stemmer(folded) : folded;
+  if (TERMS.size >= TERMS_MAX) TERMS.clear();
+  TERMS.set(word, result);
+  return result;
 }
 
 export interface Word {

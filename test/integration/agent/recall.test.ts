@@ -27,7 +27,8 @@ function scriptModel(fake: FakeAnthropic): void {
     const blocks = Array.isArray(last.content) ? (last.content as { type: string; content?: unknown }[]) : [];
     // The memory backfill is a tool result too: only the answer to a recall call counts.
     const result = blocks.find(
-      (b) => b.type === 'tool_result' && /past conversations|no tool named/.test(JSON.stringify(b.content ?? '')),
+      (b) =>
+        b.type === 'tool_result' && /past conversations|no tool named/.test(JSON.stringify(b.content ?? '')),
     );
     if (result) {
       const said = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
@@ -115,8 +116,11 @@ describe('recall (conversation_search) against the fake API', () => {
     expect((await ask(h.core.handlers, h.core.bus, QUESTION)).answer).toBe(
       'I found nothing about a restaurant.',
     );
-    const index = await readFile(path.join(h.dataDir, 'conversations', '.recall-index.json'), 'utf8');
-    expect(index).not.toMatch(/gaston/i);
+    const folder = path.join(h.dataDir, 'conversations', '.recall-index');
+    const shards = await readdir(folder);
+    expect(shards.length).toBeGreaterThan(0);
+    for (const shard of shards)
+      expect(await readFile(path.join(folder, shard), 'utf8')).not.toMatch(/gaston/i);
     expect(validRequests(h.fake)).toBe(h.fake.messageRequests().length);
   });
 

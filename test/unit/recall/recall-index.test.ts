@@ -1,13 +1,13 @@
 // The recall index over a real conversation store on a temp folder: stemming, phrases, accents, ranking,
 // recency, incremental updates, persistence and corruption, and that deleted, edited-away, redacted,
 // temporary and "don't search this" text is never found, live or after a restart.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
-import { INDEX_FILE } from '../../../electron/core/recall/persist.js';
+import { INDEX_DIR } from '../../../electron/core/recall/persist.js';
 import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
 
 let dir: string;
@@ -20,6 +20,20 @@ afterEach(async () => {
   }
   await rm(dir, { recursive: true, force: true });
 });
+
+const indexDir = () => path.join(dir, 'conversations', INDEX_DIR);
+/** Every shard file of the index, joined (what is on disk). */
+async function onDisk(): Promise<string> {
+  const names = await readdir(indexDir()).catch(() => [] as string[]);
+  return (await Promise.all(names.map((n) => readFile(path.join(indexDir(), n), 'utf8')))).join('\n');
+}
+/** Rewrites every shard file with `spoil`. */
+async function spoilAll(spoil: (text: string) => string): Promise<void> {
+  for (const n of await readdir(indexDir())) {
+    const file = path.join(indexDir(), n);
+    await writeFile(file, spoil(await readFile(file, 'utf8')));
+  }
+}
 
 let n = 0;
 const user = (text: string, at?: string): MessageRecord => ({
@@ -40,7 +54,7 @@ const assistant = (text: string): MessageRecord => ({
 
 async function start(): Promise<{ store: ConversationStore; index: RecallIndex }> {
   const store = new ConversationStore(path.join(dir, 'conversations'));
-  const index = new RecallIndex(store, path.join(dir, 'conversations', INDEX_FILE), { batchMs: 5 });
+  const index = new RecallIndex(store, indexDir(), { batchMs: 5 });
   open.push({ store, index });
   await index.open();
   return { store, index };
@@ -124,7 +138,7 @@ describe('recall index', () => {
     expect(await found(index, 'giraffe')).toEqual([]);
     expect(await found(index, 'zebra')).toEqual([]);
     await index.save();
-    const file = await readFile(index.file, 'utf8');
+    const file = await onDisk();
     expect(file).not.toMatch(/zebra|giraff/);
   });
 
@@ -140,7 +154,7 @@ describe('recall index', () => {
     let s = await start();
     const a = await s.store.create({ memory: true, records: [user('violin recital')] });
     await s.index.save();
-    const saved = await readFile(s.index.file, 'utf8');
+    const saved = await onDisk();
     expect(saved).toContain('violin');
     s = await restart(s);
     expect(await found(s.index, 'violin')).toHaveLength(1);
@@ -165,7 +179,7 @@ describe('recall index', () => {
     s = await restart(s);
     expect(await found(s.index, 'submarine')).toEqual([]);
     await s.index.save();
-    expect(await readFile(s.index.file, 'utf8')).not.toContain('submarin');
+    expect(await onDisk()).not.toContain('submarin');
   });
 
   it('redacted text leaves the index at once and after a restart, and the saved file', async () => {
@@ -185,7 +199,7 @@ describe('recall index', () => {
     );
     expect(await found(s.index, 'quagmire')).toEqual([]);
     await s.index.save();
-    expect(await readFile(s.index.file, 'utf8')).not.toContain('quagmir');
+    expect(await onDisk()).not.toContain('quagmir');
     s = await restart(s);
     expect(await found(s.index, 'quagmire')).toEqual([]);
     expect(await found(s.index, 'forgotten')).toHaveLength(1);
@@ -206,10 +220,7 @@ describe('recall index', () => {
     await s.index.close();
     await s.store.close();
     open.splice(0);
-    await writeFile(
-      path.join(dir, 'conversations', INDEX_FILE),
-      spoil(await readFile(path.join(dir, 'conversations', INDEX_FILE), 'utf8')),
-    );
+    await spoilAll(spoil);
     s = await start();
     expect(await found(s.index, 'harpsichord')).toHaveLength(1);
     expect(s.index.size).toBe(1);
@@ -222,12 +233,11 @@ describe('recall index', () => {
     await s.index.close();
     await s.store.close();
     open.splice(0);
-    const file = path.join(dir, 'conversations', INDEX_FILE);
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/\[\["[^"]+","[^"]+"\]\]/, '[]'));
+    await spoilAll((t) => t.replace(/\[\["[^"]+","[^"]+"\]\]/, '[]'));
     s = await start();
     await s.store.delete(a.meta.id);
     await s.index.save();
-    expect(await readFile(file, 'utf8')).not.toContain('xylophon');
+    expect(await onDisk()).not.toContain('xylophon');
   });
 
   it('updates off the write path: a change only marks the conversation, a batch follows', async () => {

@@ -19,7 +19,7 @@ let tools: RecallTools;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mnemo-recall-tools-'));
   store = new ConversationStore(dir);
-  index = new RecallIndex(store, path.join(dir, '.recall-index.json'));
+  index = new RecallIndex(store, path.join(dir, '.recall-index'));
   tools = new RecallTools(index, store);
 });
 afterEach(async () => {
