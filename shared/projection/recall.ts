@@ -40,7 +40,10 @@ function attrs(text: string): Record<string, string> {
 
 /** The sections of a recall result, in order. */
 export function recallHits(result: string): RecallCardHit[] {
-  const boundary = /boundary="([0-9a-f]{16})"/.exec(result)?.[1];
+  // The boundary the app's own rule sentence names (the header before it quotes the model's query, escaped).
+  const boundary = new RegExp(
+    `ends only at the line </(?:${RECALL_ITEM_TAG}|${RECENT_ITEM_TAG}) boundary="([0-9a-f]{16})">`,
+  ).exec(result)?.[1];
   if (!boundary) return [];
   const hits: RecallCardHit[] = [];
   const open = new RegExp(`^<(${RECALL_ITEM_TAG}|${RECENT_ITEM_TAG}) (.*) boundary="${boundary}">$`, 'gm');

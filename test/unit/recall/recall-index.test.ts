@@ -1,7 +1,7 @@
 // The recall index over a real conversation store on a temp folder: stemming, phrases, accents, ranking,
 // recency, incremental updates, persistence and corruption, and that deleted, edited-away, redacted,
 // temporary and "don't search this" text is never found, live or after a restart.
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -238,6 +238,25 @@ describe('recall index', () => {
     await s.store.delete(a.meta.id);
     await s.index.save();
     expect(await onDisk()).not.toContain('xylophon');
+  });
+
+  it('a change rewrites only the shard of its conversation', async () => {
+    const s = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++)
+      ids.push((await s.store.create({ memory: true, records: [user(`oboe ${i}`)] })).meta.id);
+    await s.index.save();
+    const before = new Map<string, number>();
+    for (const f of await readdir(indexDir())) before.set(f, (await stat(path.join(indexDir(), f))).mtimeMs);
+    expect(before.size).toBeGreaterThan(4);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await s.store.delete(ids[7]!);
+    await s.index.save();
+    let changed = 0;
+    for (const f of await readdir(indexDir()))
+      if ((await stat(path.join(indexDir(), f))).mtimeMs !== before.get(f)) changed++;
+    expect(changed).toBe(1);
+    expect(await found(s.index, 'oboe', { limit: 100 })).toHaveLength(39);
   });
 
   it('updates off the write path: a change only marks the conversation, a batch follows', async () => {
