@@ -8,10 +8,11 @@
 // Invariant: a hit is never shown unless the live conversation still holds the matching words in that
 // message (each hit is checked against the store), so a stale or half-updated index can only miss, never
 // reveal something deleted or forgotten.
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import { type Manifest, SHARDS, readIndex, shardFile, shardOf, textHash, writeIndex } from './persist.js';
+import { type Candidate, type Stored, topMatches } from './top.js';
 import { hasPhrases, matchRanges, messageText, parseQuery, snippet, term, tokenize } from './text.js';
 
 export interface RecallSource {
@@ -312,52 +313,40 @@ export class RecallIndex {
     const { terms, phrases } = parseQuery(query);
     const limit = options.limit ?? 10;
     if (terms.length === 0) return { hits: [], more: false };
-    const filter = (r: SearchResult): boolean =>
-      r['c'] !== options.exclude &&
-      (options.titles === true || r['k'] !== 't') &&
-      (options.after === undefined || (r['at'] as string) >= options.after) &&
-      (options.before === undefined || (r['at'] as string) < options.before);
+    const accept = (r: Stored): boolean =>
+      r.c !== options.exclude &&
+      (options.titles === true || r.k !== 't') &&
+      (options.after === undefined || r.at >= options.after) &&
+      (options.before === undefined || r.at < options.before);
     const prefix = (t: string, i: number, all: readonly string[]): boolean =>
       options.prefix === true && i === all.length - 1 && t.length >= 2;
     const q = terms.join(' ');
-    const all = (combineWith: 'AND' | 'OR'): SearchResult[] =>
-      this.shards.flatMap((mini) => mini.search(q, { combineWith, filter, prefix }));
-    let results = all('AND');
-    if (results.length === 0 && terms.length > 1 && phrases.length === 0) results = all('OR');
-    // Recency breaks ties: equal (or all but equal) scores put the newer message first.
-    results.sort((a, b) =>
-      Math.abs(a.score - b.score) > 1e-9 * Math.max(a.score, b.score)
-        ? b.score - a.score
-        : (b['at'] as string) < (a['at'] as string)
-          ? -1
-          : (b['at'] as string) > (a['at'] as string)
-            ? 1
-            : 0,
-    );
-    const hits: RecallHit[] = [];
-    let i = 0;
-    for (; i < results.length && hits.length < limit; i++) {
-      const hit = this.verify(results[i]!, terms, phrases, options);
-      if (hit) hits.push(hit);
+    // A few more candidates than asked for: a candidate the live conversation no longer holds (a stale
+    // index) is skipped; when too many were, look further.
+    for (let n = limit * 2 + 16; ; n *= 4) {
+      let found = topMatches(this.shards, q, { combineWith: 'AND', prefix, accept, n });
+      if (found.total === 0 && terms.length > 1 && phrases.length === 0)
+        found = topMatches(this.shards, q, { combineWith: 'OR', prefix, accept, n });
+      const hits: RecallHit[] = [];
+      let i = 0;
+      for (; i < found.top.length && hits.length < limit; i++) {
+        const hit = this.verify(found.top[i]!, terms, phrases, options);
+        if (hit) hits.push(hit);
+      }
+      if (hits.length >= limit || found.total <= n) return { hits, more: i < found.total };
     }
-    return { hits, more: i < results.length };
   }
 
   /** The hit as the live conversation holds it now, or null when it no longer does. */
-  private verify(
-    r: SearchResult,
-    terms: string[],
-    phrases: string[][],
-    options: RecallQuery,
-  ): RecallHit | null {
-    const c = r['c'] as string;
+  private verify(r: Candidate, terms: string[], phrases: string[][], options: RecallQuery): RecallHit | null {
+    const c = r.c;
     if (!this.source.has(c)) return null;
     const state = this.source.get(c);
     if (!searchable(state)) return null;
     const id = String(r.id);
     let text: string | null;
     let message: MessageRecord | undefined;
-    if (r['k'] === 't') text = state.title || null;
+    if (r.k === 't') text = state.title || null;
     else {
       message = this.messages(state).get(id.slice(c.length + 1));
       text = message ? messageText(message) : null;
