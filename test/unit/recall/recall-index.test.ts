@@ -97,11 +97,11 @@ describe('recall index', () => {
 
   it('ranks the better match first, and among equal matches the newer one', async () => {
     const { store, index } = await start();
-    await store.create({ memory: true, records: [user('risotto', '2026-01-01T00:00:00.000Z')] });
-    await store.create({ memory: true, records: [user('risotto', '2026-03-01T00:00:00.000Z')] });
-    await store.create({ memory: true, records: [user('risotto', '2026-02-01T00:00:00.000Z')] });
+    // Eight equal messages, in conversations spread over the index's shards: equal scores, newest first.
+    for (const month of [3, 1, 8, 5, 2, 7, 4, 6])
+      await store.create({ memory: true, records: [user('risotto', `2026-0${month}-01T00:00:00.000Z`)] });
     const { hits } = await index.search('risotto');
-    expect(hits.map((h) => h.at.slice(0, 7))).toEqual(['2026-03', '2026-02', '2026-01']);
+    expect(hits.map((h) => h.at.slice(0, 7))).toEqual([8, 7, 6, 5, 4, 3, 2, 1].map((m) => `2026-0${m}`));
     await store.create({
       memory: true,
       records: [user('mushroom risotto and more risotto', '2025-01-01T00:00:00.000Z')],
