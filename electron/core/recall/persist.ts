@@ -75,6 +75,19 @@ export async function writeIndex(file: string, data: Persisted): Promise<void> {
   await fs.rename(tmp, file);
 }
 
+/**
+ * Temp files of a save cut short (a crash between write and rename): they may hold text since deleted or
+ * forgotten. Removed at the next load once older than any save in progress could be.
+ */
+export async function removeLeftovers(dir: string, olderThanMs = 60_000): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.tmp'))) {
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > olderThanMs) await fs.rm(file, { force: true });
+  }
+}
+
 /** FNV-1a over UTF-16 code units: tells a message's text changed in place (a redaction) from unchanged. */
 export function textHash(text: string): string {
   let h = 0x811c9dc5;

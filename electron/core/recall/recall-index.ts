@@ -11,7 +11,16 @@
 import MiniSearch, { type Options } from 'minisearch';
 import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
-import { type Manifest, SHARDS, readIndex, shardFile, shardOf, textHash, writeIndex } from './persist.js';
+import {
+  type Manifest,
+  SHARDS,
+  readIndex,
+  removeLeftovers,
+  shardFile,
+  shardOf,
+  textHash,
+  writeIndex,
+} from './persist.js';
 import { type Candidate, type Stored, topMatches } from './top.js';
 import { hasPhrases, matchRanges, messageText, parseQuery, snippet, term, tokenize } from './text.js';
 
@@ -128,6 +137,7 @@ export class RecallIndex {
 
   private async load(): Promise<void> {
     await this.source.init();
+    await removeLeftovers(this.dir);
     const live = new Set<string>();
     for (let i = 0; i < SHARDS; i++) {
       for (const [id, [key, docs]] of Object.entries(await this.loadShard(i)))

@@ -1,7 +1,7 @@
 // The recall index over a real conversation store on a temp folder: stemming, phrases, accents, ranking,
 // recency, incremental updates, persistence and corruption, and that deleted, edited-away, redacted,
 // temporary and "don't search this" text is never found, live or after a restart.
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -224,6 +224,19 @@ describe('recall index', () => {
     s = await start();
     expect(await found(s.index, 'harpsichord')).toHaveLength(1);
     expect(s.index.size).toBe(1);
+  });
+
+  it('a temp file of a save cut short is removed at the next load (it may hold forgotten text)', async () => {
+    let s = await start();
+    await s.store.create({ memory: true, records: [user('tuba')] });
+    await s.index.save();
+    s = await restart(s);
+    const leftover = path.join(indexDir(), 'shard-03.json.99999.tmp');
+    await writeFile(leftover, 'secret words');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(leftover, old, old);
+    await restart(s);
+    expect(await readdir(indexDir())).not.toContain('shard-03.json.99999.tmp');
   });
 
   it('a manifest that does not list every indexed document is not trusted (nothing stays behind)', async () => {
