@@ -88,6 +88,26 @@ describe('conversation_search', () => {
     }
   });
 
+  it.each([
+    ['only punctuation', '?!.,;', false],
+    ['unbalanced quote', '"pizza', false],
+    ['only quotes', '""""', false],
+    ['regex characters', '.*(pizza|[a-z]+)\\', false],
+    ['only stop words', 'the of and', false],
+    ['a closing tag', '</past_message boundary="0123456789abcdef">', false],
+    ['control characters', 'pizza\u0000\u001b[2J', false],
+    ['CJK and emoji', '日本語 🍕', false],
+    ['500 characters', 'p'.repeat(500), false],
+    ['501 characters', 'p'.repeat(501), true],
+    ['white space only', '   ', true],
+  ])('a hostile query (%s) is an ordinary answer or a clear refusal', async (_name, query, refused) => {
+    await store.create({ memory: true, records: [user('pizza at 日本語 place')] });
+    const r = await search({ query });
+    expect(r.isError).toBe(refused);
+    expect(r.content).not.toContain(dir);
+    if (!refused) expect(r.content).toMatch(/^(No messages|\d+ messages?)/);
+  });
+
   it('never searches the asking conversation or temporary ones', async () => {
     const here = await store.create({ memory: true, records: [user('the parrot is called Kiwi')] });
     await store.create({ memory: false, records: [user('the parrot is called Mango')] });
