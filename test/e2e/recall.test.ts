@@ -1,7 +1,8 @@
 // Recall end to end (issue 17) in browser mode, real Chromium, fake API: a fact said in one conversation and
 // never saved to memory is found by the model with conversation_search in a new conversation and used in its
 // answer; the card shows the search and links to the message; a temporary conversation finds nothing; the
-// sidebar's search finds the message, marks the match and opens it; once deleted, it is found no more.
+// sidebar's search finds the message, marks the match and opens it; once deleted, it is found no more; the
+// Settings switch takes the tools away (kept after a reload).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
@@ -103,5 +104,28 @@ describe('recall', () => {
       })
       .toBe(0);
     await ask(QUESTION, NOTHING);
+  });
+
+  it('the Settings switch takes the recall tools away in this space, and gives them back', async () => {
+    const tools = () =>
+      ((e2e.fake.lastMessageRequest().body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+    const dialog = await shell.openSettings();
+    const box = dialog.getByRole('checkbox', { name: 'Let Claude search past conversations in this space' });
+    await expect.poll(() => box.isEnabled(), poll).toBe(true);
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await page.keyboard.press('Escape');
+    await ask(QUESTION, NOTHING);
+    expect(tools()).not.toContain('conversation_search');
+    await page.reload();
+    await shell.ready();
+    const again = await shell.openSettings();
+    const box2 = again.getByRole('checkbox', { name: 'Let Claude search past conversations in this space' });
+    await expect.poll(() => box2.isChecked(), poll).toBe(false);
+    await box2.check();
+    await page.keyboard.press('Escape');
+    e2e.fake.enqueue(text('Hello.'));
+    await ask('hello there', 'Hello.');
+    expect(tools()).toContain('conversation_search');
   });
 });
