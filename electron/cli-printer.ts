@@ -3,6 +3,7 @@
 import type { RunEvent } from '../shared/channels/chat.js';
 import type { ViewItem } from '../shared/projection/items.js';
 import { applyEvents } from '../shared/projection/project.js';
+import { recallCard } from '../shared/projection/recall.js';
 
 /** A tool call's input in brief: the fields that say what it did, not the contents. */
 export function brief(input: unknown): string {
@@ -46,6 +47,15 @@ export class RunPrinter {
         if (this.once(item.id)) this.print(`[turn ${turn}] called ${item.name} ${brief(item.input)}`);
         if (item.isError && this.once(`${item.id}:result`)) {
           this.print(`[turn ${turn}] ${item.name} refused: ${(item.result ?? '').split('\n')[0]}`);
+        }
+        // A search of past conversations: the card's label and the conversations it found.
+        const recall =
+          item.result !== null && !item.isError
+            ? recallCard(item.name, item.input, item.result, false)
+            : null;
+        if (recall && this.once(`${item.id}:recall`)) {
+          const titles = [...new Set(recall.hits.map((h) => `“${h.title || 'Untitled'}”`))];
+          this.print(`[recall] ${recall.label}${titles.length ? `: ${titles.join(', ')}` : ''}`);
         }
       } else if (item.kind === 'event' && this.once(item.id)) {
         this.print(cardLine(item));

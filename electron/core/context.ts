@@ -30,6 +30,10 @@ export interface SpaceScope {
   dir: string;
   /** The name now (it can be renamed while open). */
   name(): string;
+  /** Whether recall (searching this space's past conversations) is on: the space's own setting, default on. */
+  recall?(): boolean;
+  /** Turns recall on or off for this space (stored in its space.json). */
+  setRecall?(on: boolean): Promise<void>;
 }
 
 /**

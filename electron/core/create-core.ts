@@ -84,7 +84,13 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   memorySearch.search.warm().catch((error: unknown) => log.warn('memory search index not built', { error }));
   const ctx: CoreContext = {
     dataDir,
-    space: { id: PERSONAL_ID, dir: dataDir, name: () => registry.getSync(PERSONAL_ID)?.name ?? 'Personal' },
+    space: {
+      id: PERSONAL_ID,
+      dir: dataDir,
+      name: () => registry.getSync(PERSONAL_ID)?.name ?? 'Personal',
+      recall: () => registry.getSync(PERSONAL_ID)?.settings.recall !== false,
+      setRecall: async (on) => void (await registry.configure(PERSONAL_ID, { recall: on ? null : false })),
+    },
     events: bus,
     runs,
     host: options.host,

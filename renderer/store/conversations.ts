@@ -13,6 +13,9 @@ export interface SearchResult {
   title: string;
   snippet: string;
   messageId?: string | undefined;
+  /** [start, end) of each matching word in the snippet. */
+  ranges?: [number, number][] | undefined;
+  at?: string | undefined;
 }
 
 interface ConversationsState {
@@ -29,6 +32,8 @@ interface ConversationsState {
   rename(id: string, title: string): Promise<boolean>;
   remove(id: string): void;
   exportMarkdown(id: string): Promise<void>;
+  /** "Don't search this" (false) or search it again (true). */
+  setSearchable(id: string, searchable: boolean): Promise<void>;
 }
 
 const UNDO_MS = 6_000;
@@ -81,6 +86,16 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
       if (token === searchToken) set({ results: res.results, searching: false });
     } catch (err) {
       if (token === searchToken) set({ results: [], searching: false });
+      toast(errorMessage(err), { tone: 'error' });
+    }
+  },
+
+  async setSearchable(id, searchable) {
+    try {
+      const res = await getApi()['conversations.searchable']({ id, searchable });
+      set({ list: get().list.map((c) => (c.id === id ? res.conversation : c)) });
+      if (get().query.trim()) await get().search(get().query);
+    } catch (err) {
       toast(errorMessage(err), { tone: 'error' });
     }
   },

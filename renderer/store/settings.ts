@@ -17,12 +17,36 @@ interface SettingsState {
   setApiKey(apiKey: string | null): Promise<boolean>;
   reset(): Promise<boolean>;
   openDataFolder(): Promise<void>;
+  /** The current space's recall switch (null until read). */
+  recall: boolean | null;
+  loadRecall(): Promise<void>;
+  setRecall(on: boolean): Promise<void>;
 }
 
 export const useSettings = create<SettingsState>()((set, get) => ({
   view: null,
   info: null,
   loadError: null,
+  recall: null,
+
+  async loadRecall() {
+    try {
+      set({ recall: (await getApi()['conversations.recall']({})).on });
+    } catch {
+      // Shown as on and disabled until it can be read.
+    }
+  },
+
+  async setRecall(on) {
+    const before = get().recall;
+    set({ recall: on });
+    try {
+      set({ recall: (await getApi()['conversations.recall']({ on })).on });
+    } catch (err) {
+      set({ recall: before });
+      toast(errorMessage(err), { tone: 'error' });
+    }
+  },
 
   async load() {
     try {

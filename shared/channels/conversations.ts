@@ -14,6 +14,8 @@ export const conversationSummary = z.object({
   /** false for a temporary "without memory" conversation. */
   memory: z.boolean(),
   messageCount: z.number().int(),
+  /** Present (true) when the user asked that recall never search this conversation. */
+  noSearch: z.literal(true).optional(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummary>;
 
@@ -73,11 +75,35 @@ export const conversationsInvoke = {
     res: z.object({ conversation: conversationSummary }),
   },
   'conversations.delete': { req: z.object({ id }), res: ok },
+  /**
+   * The space's recall index, as the model's conversation_search ranks it (titles too, the last word also
+   * as a prefix): the best matches first, each with a snippet and the [start, end) ranges of its matches.
+   */
   'conversations.search': {
     req: z.object({ query: z.string().trim().min(1).max(500) }),
     res: z.object({
-      results: z.array(z.object({ id, title: z.string(), snippet: z.string(), messageId: id.optional() })),
+      results: z.array(
+        z.object({
+          id,
+          title: z.string(),
+          snippet: z.string(),
+          messageId: id.optional(),
+          ranges: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
+          at: isoTime.optional(),
+          role: z.enum(['user', 'assistant']).optional(),
+        }),
+      ),
     }),
+  },
+  /** "Don't search this": recall (the model's and the sidebar's) leaves the conversation out, or takes it back. */
+  'conversations.searchable': {
+    req: z.object({ id, searchable: z.boolean() }),
+    res: z.object({ conversation: conversationSummary }),
+  },
+  /** The space's recall switch: read it, or set it with `on`. */
+  'conversations.recall': {
+    req: z.object({ on: z.boolean().optional() }),
+    res: z.object({ on: z.boolean() }),
   },
   /** The conversation as Markdown (the renderer saves it). */
   'conversations.export': {

@@ -205,6 +205,41 @@ describe('conversations sidebar', () => {
     ).toEqual([expect.stringContaining('Dinner plans')]);
   });
 
+  it('search marks the matched words and opens the message; "Don\'t search" marks the conversation', async () => {
+    seedConversation('c1', 'Dinner plans', 'pasta', '2026-03-02T12:00:00.000Z');
+    backend.impl['conversations.search'] = () => ({
+      results: [
+        {
+          id: 'c1',
+          title: 'Dinner plans',
+          snippet: 'We ate Pasta twice',
+          messageId: 'm1',
+          ranges: [[7, 12]],
+        },
+      ],
+    });
+    backend.impl['conversations.searchable'] = (req) => {
+      const c = backend.conversations.get(req.id)!;
+      c.summary = { ...c.summary, ...(req.searchable ? {} : { noSearch: true as const }) };
+      return { conversation: c.summary };
+    };
+    await start();
+    const nav = screen.getByRole('navigation', { name: 'Conversations' });
+    fireEvent.click(await within(nav).findByRole('button', { name: "Don't search “Dinner plans”" }));
+    await within(nav).findByRole('button', { name: 'Search “Dinner plans” again' });
+    expect(backend.callsTo('conversations.searchable')).toEqual([{ id: 'c1', searchable: false }]);
+
+    fireEvent.change(within(nav).getByRole('searchbox', { name: 'Search conversations' }), {
+      target: { value: 'pastas' },
+    });
+    const results = await within(nav).findByRole('list', { name: 'Search results' });
+    const marks = results.querySelectorAll('mark');
+    expect([...marks].map((m) => m.textContent)).toEqual(['Pasta']);
+    fireEvent.click(within(results).getByRole('button'));
+    const log = await screen.findByRole('log', { name: 'Conversation' });
+    await waitFor(() => expect(log.textContent).toContain('pasta'));
+  });
+
   it('"New chat without memory" starts a temporary chat', async () => {
     await start();
     fireEvent.click(screen.getByRole('button', { name: 'New chat without memory' }));

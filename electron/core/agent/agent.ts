@@ -25,6 +25,9 @@ import type { LoopSession } from './session.js';
 import { now, showError } from './session.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
+import { INDEX_DIR } from '../recall/persist.js';
+import { RecallIndex } from '../recall/recall-index.js';
+import { RecallTools } from '../recall/tools.js';
 import { throttle } from '../throttle.js';
 import { diskMessage } from '../disk-errors.js';
 
@@ -54,7 +57,10 @@ export class Agent {
   readonly store: ConversationStore;
   readonly reviews = new ReviewBroker();
   readonly memory: Memory | null;
-  private readonly toolboxes: { on: Toolbox; off: Toolbox };
+  /** The space's recall index (../recall/): what the recall tools and the sidebar's search use. */
+  readonly recall: RecallIndex;
+  private readonly recallTools: RecallTools;
+  private readonly toolboxes: { on: Toolbox; recall: Toolbox; off: Toolbox };
   private readonly notes: MemoryNotes | null;
   private readonly accountings = new Map<string, Accounting>();
   private readonly busy = new Set<string>();
@@ -66,9 +72,18 @@ export class Agent {
     readonly ctx: CoreContext,
     private readonly options: AgentOptions = {},
   ) {
-    this.store = new ConversationStore(path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations'));
+    const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
+    this.store = new ConversationStore(dir);
+    this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
+      warn: (message, fields) => ctx.log.warn(message, fields),
+    });
+    this.recallTools = new RecallTools(this.recall, this.store);
     this.memory = options.memory ?? null;
-    this.toolboxes = { on: new Toolbox(this.memory, options.search ?? null), off: new Toolbox(null, null) };
+    this.toolboxes = {
+      on: new Toolbox(this.memory, options.search ?? null),
+      recall: new Toolbox(this.memory, options.search ?? null, this.recallTools),
+      off: new Toolbox(null, null),
+    };
     this.notes = this.memory ? new MemoryNotes(this.memory) : null;
     this.overrides = options.overrides ?? {};
     // Coalesced: a run appends a few records per turn, and every window re-renders its sidebar from the
@@ -103,13 +118,21 @@ export class Agent {
     return this.client.client;
   }
 
-  toolbox(memoryOn: boolean): Toolbox {
-    return memoryOn ? this.toolboxes.on : this.toolboxes.off;
+  /** Recall is on for this space (its own setting; on unless turned off). */
+  recallOn(): boolean {
+    return this.ctx.space?.recall?.() ?? true;
+  }
+
+  /** Temporary (memory-off) conversations get no tools at all, recall included. */
+  toolbox(memoryOn: boolean, recallOn = this.recallOn()): Toolbox {
+    if (!memoryOn) return this.toolboxes.off;
+    return recallOn ? this.toolboxes.recall : this.toolboxes.on;
   }
 
   systemTokens(memoryOn: boolean): number {
-    const tools = this.toolbox(memoryOn).definitions;
-    return estimateTokens(systemPrompt(memoryOn)) + estimateTokens(JSON.stringify(tools));
+    const recall = this.recallOn();
+    const tools = this.toolbox(memoryOn, recall).definitions;
+    return estimateTokens(systemPrompt(memoryOn, recall)) + estimateTokens(JSON.stringify(tools));
   }
 
   accounting(conversationId: string): Accounting {
@@ -145,6 +168,11 @@ export class Agent {
       changed.push(id);
       dropBuiltHistory(state);
       this.accountings.delete(id);
+    }
+    // Forgotten means gone from the recall index too, on disk included, before the forget answers.
+    if (changed.length > 0) {
+      await this.recall.open();
+      await this.recall.save();
     }
     return changed;
   }
@@ -331,6 +359,9 @@ export class Agent {
   /** Stops following memory changes and closes the conversation files (after pending appends). */
   async close(): Promise<void> {
     this.notes?.close();
+    await this.recall
+      .close()
+      .catch((error: unknown) => this.ctx.log.warn('recall index not saved', { error }));
     await this.store.close();
   }
 }

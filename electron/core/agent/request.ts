@@ -1,6 +1,7 @@
 // From a conversation's state to the request the API expects: its history (history.ts), the system prompt,
 // the tools and the context management edits, with cache_control on the stable prefix (tools, system,
 // backfill) plus the end of the history so each turn reads the previous one from the prompt cache.
+import { CONVERSATION_SEARCH } from '../recall/tools.js';
 import type {
   BetaContentBlockParam,
   BetaMessageParam,
@@ -91,8 +92,8 @@ export function contextManagement(
   return { edits };
 }
 
-export function systemBlocks(memory: boolean): BetaTextBlockParam[] {
-  return [{ type: 'text', text: systemPrompt(memory), cache_control: CACHE }];
+export function systemBlocks(memory: boolean, recall = false): BetaTextBlockParam[] {
+  return [{ type: 'text', text: systemPrompt(memory, recall), cache_control: CACHE }];
 }
 
 export function cachedTools(tools: BetaToolUnion[]): BetaToolUnion[] {
@@ -108,7 +109,11 @@ export function buildRequest(state: ConversationState, options: RequestOptions):
   const params: TurnParams = {
     model: options.model,
     max_tokens: MAX_TOKENS,
-    system: systemBlocks(state.meta.memory),
+    // The recall paragraph goes with the recall tools (offered where the space's setting is on).
+    system: systemBlocks(
+      state.meta.memory,
+      options.tools.some((t) => (t as { name?: string }).name === CONVERSATION_SEARCH),
+    ),
     messages: history.messages as BetaMessageParam[],
   };
   if (options.tools.length > 0) params.tools = cachedTools(options.tools);

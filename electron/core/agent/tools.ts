@@ -1,4 +1,5 @@
-// The tools the model gets: `memory` (memory_20250818, executed by memory/) and `memory_search`. Every call
+// The tools the model gets: `memory` (memory_20250818, executed by memory/), `memory_search`, and, where
+// the space's recall is on, `conversation_search` and `recent_conversations` (../recall/). Every call
 // ends as a tool result, never as a thrown error: unknown tools, malformed inputs, read-only refusals and
 // rejected reviews become is_error results with a message the model can act on.
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
@@ -6,6 +7,7 @@ import { isMemoryError } from '../../../memory/errors.js';
 import type { Actor, Memory, ToolResult } from '../../../memory/types.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import { WRITE_COMMANDS } from '../../../shared/projection/memory-writes.js';
+import type { RecallTools } from '../recall/tools.js';
 import { type Proposal, proposeChange } from './proposal.js';
 import type { ReviewDecision } from './review.js';
 
@@ -37,14 +39,19 @@ export class Toolbox {
   constructor(
     private readonly memory: Memory | null,
     private readonly search: SearchTool | null,
+    private readonly recall: RecallTools | null = null,
   ) {
-    this.definitions = memory ? [memory.tool.definition, ...(search ? [search.definition] : [])] : [];
+    this.definitions = memory
+      ? [memory.tool.definition, ...(search ? [search.definition] : []), ...(recall?.definitions ?? [])]
+      : [];
   }
 
   async execute(call: ToolCall, env: ToolEnv): Promise<ToolResult> {
     try {
       if (this.memory && call.name === 'memory') return await this.runMemory(this.memory, call, env);
       if (this.search && call.name === 'memory_search') return await this.search.execute(call.input);
+      if (this.memory && this.recall?.handles(call.name))
+        return await this.recall.execute(call.name, call.input, env.conversationId);
       const offered = this.definitions.map((d) => (d as { name: string }).name).join(', ') || 'none';
       return {
         content: `Error: there is no tool named '${call.name}'. Tools available: ${offered}.`,

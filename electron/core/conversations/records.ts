@@ -34,6 +34,8 @@ export interface MetaRecord {
    * rev in the first line reloads the file, even when the new file has the old one's inode number and size.
    */
   rev?: string;
+  /** The user asked that recall never search this conversation (set by a rewrite of this line). */
+  noSearch?: boolean;
 }
 
 export interface MessageRecord {

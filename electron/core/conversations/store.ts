@@ -59,7 +59,7 @@ export class ConversationStore {
   private readonly tails = new Map<string, Tail>();
   private readonly leases = new Map<string, FileLock>();
   private readonly serial = new KeyedSerial();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(id: string) => void>();
   private loaded: Promise<void> | null = null;
 
   constructor(readonly dir: string) {}
@@ -90,13 +90,14 @@ export class ConversationStore {
     }
   }
 
-  onChange(listener: () => void): () => void {
+  /** Called with the conversation's id after every change to it (its creation and deletion included). */
+  onChange(listener: (id: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private changed(): void {
-    for (const listener of this.listeners) listener();
+  private changed(id: string): void {
+    for (const listener of this.listeners) listener(id);
   }
 
   list(): ConversationSummary[] {
@@ -144,7 +145,7 @@ export class ConversationStore {
     const state = emptyState(meta);
     for (const record of records) applyRecord(state, record);
     this.byId.set(meta.id, state);
-    this.changed();
+    this.changed(meta.id);
     return state;
   }
 
@@ -164,7 +165,7 @@ export class ConversationStore {
 
   private applied(state: ConversationState, records: ConversationRecord[]): ConversationState {
     for (const record of records) applyRecord(state, record);
-    this.changed();
+    this.changed(state.meta.id);
     return state;
   }
 
@@ -282,7 +283,7 @@ export class ConversationStore {
       this.tails.set(id, { ino, size: Buffer.byteLength(text, 'utf8') });
       Object.assign(state, rebuilt);
     });
-    this.changed();
+    this.changed(id);
     return state;
   }
 
@@ -300,7 +301,7 @@ export class ConversationStore {
       await writer?.close();
       await fs.rm(this.fileOf(id), { force: true });
     });
-    this.changed();
+    this.changed(id);
   }
 
   /**
@@ -330,7 +331,7 @@ export class ConversationStore {
       this.byId.delete(id);
       this.tails.delete(id);
     });
-    this.changed();
+    this.changed(id);
   }
 
   /** Takes up a conversation another store moved into this folder (moveTo). */
@@ -348,7 +349,7 @@ export class ConversationStore {
       }
       this.byId.set(id, state);
       this.tails.set(id, { ino, size: bytes });
-      this.changed();
+      this.changed(id);
     }
     return this.get(id);
   }
@@ -372,7 +373,7 @@ export class ConversationStore {
     const onDisk = await this.locked(id, () =>
       this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
     );
-    if (live) this.changed();
+    if (live) this.changed(id);
     return live || onDisk;
   }
 
@@ -445,7 +446,7 @@ export class ConversationStore {
       this.tails.delete(id);
       await this.writers.get(id)?.close();
       this.writers.delete(id);
-      this.changed();
+      this.changed(id);
       throw new ContractError('not_found', 'That conversation was deleted in another window.');
     }
     // A writer the disk refused (full) appends nothing more, and the file is a prefix of our state: start
@@ -471,7 +472,7 @@ export class ConversationStore {
       if (read.torn && locked) await fs.truncate(file, tail.size + read.bytes);
       tail.size += read.bytes;
       for (const record of read.records) applyRecord(state, record);
-      if (read.records.length > 0) this.changed();
+      if (read.records.length > 0) this.changed(id);
       return read.records.length;
     }
     // Replaced (rewritten) or shorter than we left it: start over from the file.
@@ -486,7 +487,7 @@ export class ConversationStore {
     await this.writers.get(id)?.reopen();
     Object.assign(state, rebuilt);
     this.tails.set(id, { ino: stat.ino, size: bytes });
-    this.changed();
+    this.changed(id);
     return records.length;
   }
 }
@@ -506,7 +507,7 @@ const summaries = new WeakMap<ConversationState, { key: string; summary: Convers
 
 export function summarize(state: ConversationState): ConversationSummary {
   // Messages are appended, or cut at a point and then appended: their count and last id tell a change.
-  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}`;
+  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}|${state.meta.noSearch === true}`;
   const known = summaries.get(state);
   if (known?.key === key) return known.summary;
   const summary: ConversationSummary = {
@@ -516,6 +517,7 @@ export function summarize(state: ConversationState): ConversationSummary {
     updatedAt: state.updatedAt,
     memory: state.meta.memory,
     messageCount: state.messages.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
+    ...(state.meta.noSearch === true ? { noSearch: true as const } : {}),
   };
   summaries.set(state, { key, summary });
   return summary;

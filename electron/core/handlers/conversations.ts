@@ -1,12 +1,12 @@
-// conversations.*: list, open, create, rename, delete, search (titles and content) and export.
+// conversations.*: list, open, create, rename, delete, search (the recall index: titles and content), the
+// recall switches (per conversation and per space) and export.
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
-import { searchConversations } from '../conversations/search.js';
 import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
 import type { ConversationState } from '../conversations/state.js';
-import { summarize, titleOf } from '../conversations/store.js';
+import { UNTITLED, summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
 // The transfers to another space are in transfer.ts.
@@ -29,7 +29,12 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     return agent.store;
   };
   return {
-    'conversations.list': async () => ({ conversations: (await store()).list() }),
+    'conversations.list': async () => {
+      const list = (await store()).list();
+      // A window is showing the list: load the recall index soon, off the path of its first requests.
+      getAgent(ctx).recall.warm();
+      return { conversations: list };
+    },
     'conversations.get': async (req) => {
       const s = await store();
       // Another process (a CLI run, another app) may have added to it since we loaded it.
@@ -77,9 +82,42 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       getAgent(ctx).forget(req.id);
       return { ok: true as const };
     },
-    'conversations.search': async (req) => ({
-      results: searchConversations((await store()).states(), req.query),
-    }),
+    'conversations.search': async (req) => {
+      await store();
+      const { hits } = await getAgent(ctx).recall.search(req.query, {
+        limit: 50,
+        titles: true,
+        prefix: true,
+      });
+      return {
+        results: hits.map((h) => ({
+          id: h.conversationId,
+          title: h.title || UNTITLED,
+          snippet: h.snippet,
+          ...(h.messageId ? { messageId: h.messageId } : {}),
+          ...(h.role ? { role: h.role } : {}),
+          ranges: h.ranges,
+          at: h.at,
+        })),
+      };
+    },
+    'conversations.searchable': async (req) => {
+      const s = await store();
+      const state = await s.rewrite(req.id, ([meta, ...rest]) => {
+        if (meta?.t !== 'meta') return [...(meta ? [meta] : []), ...rest];
+        const { noSearch: _was, ...clean } = meta;
+        return [req.searchable ? clean : { ...clean, noSearch: true }, ...rest];
+      });
+      return { conversation: summarize(state) };
+    },
+    'conversations.recall': async (req) => {
+      const space = ctx.space;
+      if (req.on !== undefined) {
+        if (!space?.setRecall) throw new ContractError('unavailable', 'Recall cannot be changed here.');
+        await space.setRecall(req.on);
+      }
+      return { on: getAgent(ctx).recallOn() };
+    },
     'conversations.export': async (req) => {
       const state = (await store()).get(req.id);
       const title = titleOf(state);

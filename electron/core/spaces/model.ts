@@ -32,11 +32,13 @@ export const spaceSettingsSchema = z
   .object({
     memoryWriteMode: settingsSchema.shape.memoryWriteMode,
     backfillBudgetTokens: settingsSchema.shape.backfillBudgetTokens,
+    /** Recall (issue 17): the model's conversation_search tools. Absent = on; space-only. */
+    recall: z.boolean(),
   })
   .partial()
   .strict();
 export type SpaceSettings = z.infer<typeof spaceSettingsSchema>;
-export const SPACE_SETTING_KEYS = ['memoryWriteMode', 'backfillBudgetTokens'] as const;
+export const SPACE_SETTING_KEYS = ['memoryWriteMode', 'backfillBudgetTokens', 'recall'] as const;
 
 const ID = /^[a-z0-9]{4,32}$/;
 export const spaceFileSchema = z.object({

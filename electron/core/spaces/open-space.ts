@@ -50,6 +50,8 @@ export async function openSpace(
       id,
       dir,
       name: () => (name = registry.getSync(id)?.name ?? name),
+      recall: () => registry.getSync(id)?.settings.recall !== false,
+      setRecall: async (on) => void (await registry.configure(id, { recall: on ? null : false })),
     },
     events: bus,
     runs,

@@ -22,6 +22,7 @@ export function spaceSettingsStore(global: SettingsStore, own: () => SpaceSettin
   };
 }
 
+/** The space's own values of global settings (recall is the space's alone: ctx.space.recall()). */
 function defined(settings: SpaceSettings): SpaceSettings {
-  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== undefined && k !== 'recall'));
 }

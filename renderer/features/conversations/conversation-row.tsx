@@ -24,6 +24,7 @@ export function ConversationRow({
   onMove: () => void;
 }): ReactElement {
   const rename = useConversations((s) => s.rename);
+  const setSearchable = useConversations((s) => s.setSearchable);
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(conversation.title);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -88,6 +89,12 @@ export function ConversationRow({
             <span className="visually-hidden">Memory off: </span>
           </span>
         )}
+        {conversation.noSearch && (
+          <span className="conv-flag" title="Not searched">
+            <Icon name="search" size={12} />
+            <span className="visually-hidden">Not searched: </span>
+          </span>
+        )}
         <span className="conv-title">{name}</span>
         <span className="conv-time">{time}</span>
       </button>
@@ -102,6 +109,14 @@ export function ConversationRow({
           }}
         />
         <IconButton size="sm" label={`Move “${name}” to another space`} icon="folder" onClick={onMove} />
+        {conversation.memory && (
+          <IconButton
+            size="sm"
+            label={conversation.noSearch ? `Search “${name}” again` : `Don't search “${name}”`}
+            icon="search"
+            onClick={() => void setSearchable(conversation.id, conversation.noSearch === true)}
+          />
+        )}
         <IconButton size="sm" label={`Delete “${name}”`} icon="trash" onClick={onDelete} />
       </span>
     </li>

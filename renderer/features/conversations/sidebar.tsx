@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConversationSummary } from '../../../shared/channels/conversations';
 import { Button, ConfirmDialog, EmptyState, Icon, IconButton, Spinner } from '../../components';
 import { formatTime } from '../../lib/format';
+import { highlight } from '../../lib/highlight';
 import { useChat } from '../../store/chat';
 import { useConversations } from '../../store/conversations';
 import { useUi } from '../../store/ui';
@@ -106,7 +107,7 @@ export function ConversationSidebar(): ReactElement {
                       onClick={() => void open(r.id, r.messageId ? { focus: r.messageId } : undefined)}
                     >
                       <span className="conv-title">{r.title || 'Untitled'}</span>
-                      <span className="conv-snippet">{r.snippet}</span>
+                      <span className="conv-snippet">{highlight(r.snippet, r.ranges)}</span>
                     </button>
                   </li>
                 ))}

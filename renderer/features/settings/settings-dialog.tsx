@@ -1,8 +1,8 @@
 // Settings: the API key (status only), model, appearance, memory (write mode, limits), context (strategy
 // and thresholds) and the data folder. Every change saves itself; the backend validates it again.
-import { useState, type ReactElement } from 'react';
-import { Button, ConfirmDialog, Dialog, Icon } from '../../components';
+import { useEffect, useState, type ReactElement } from 'react';
 import { formatBytes } from '../../lib/format';
+import { Button, ConfirmDialog, Dialog, Icon } from '../../components';
 import { useSettings } from '../../store/settings';
 import { useUi } from '../../store/ui';
 import { InsecureStorageNote } from './insecure-storage-note';
@@ -119,6 +119,7 @@ function SettingsBody(): ReactElement {
           />
           <NumberSetting name="staleAfterDays" label="Flag files unused for" unit="days" />
         </div>
+        <RecallSetting />
       </section>
 
       <section className="settings-section" aria-labelledby="settings-context">
@@ -183,6 +184,25 @@ function SettingsBody(): ReactElement {
         <p>Every setting goes back to its default. Your API key, conversations and memory stay.</p>
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** The space's recall switch (conversation_search and recent_conversations for the model). */
+function RecallSetting(): ReactElement {
+  const on = useSettings((s) => s.recall);
+  const load = useSettings((s) => s.loadRecall);
+  const setRecall = useSettings((s) => s.setRecall);
+  useEffect(() => void load(), [load]);
+  return (
+    <label className="field checkbox-field">
+      <input
+        type="checkbox"
+        checked={on ?? true}
+        disabled={on === null}
+        onChange={(e) => void setRecall(e.target.checked)}
+      />
+      Let Claude search past conversations in this space
+    </label>
   );
 }
 

@@ -3,9 +3,10 @@
 // model's own words, a rename), nothing of it is left in the data folder (every file, raw bytes), the
 // search indexes do not find it, and continuing either conversation through the real backend sends
 // "[forgotten by the user]" in its place, before and after a restart.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { getAgent } from '../../../electron/core/agent/index.js';
 import { FORGOTTEN } from '../../../electron/core/conversations/redact.js';
 import { text } from '../../fixtures/fake-anthropic/index.js';
 import {
@@ -41,8 +42,20 @@ describe('forget permanently', () => {
     expect((await filesHolding(h.dataDir, PASSAGES)).some((f) => f.startsWith('conversations/'))).toBe(true);
     const before = await h.core.handlers['conversations.search']({ query: 'lisinopril' }, call);
     expect(before.results.length).toBeGreaterThan(0);
+    // The recall index, saved: its files hold the word too, until the forget.
+    const recallFiles = path.join(h.dataDir, 'conversations', '.recall-index');
+    const recallText = async () =>
+      (
+        await Promise.all(
+          (await readdir(recallFiles)).map((f) => readFile(path.join(recallFiles, f), 'utf8')),
+        )
+      ).join('\n');
+    await getAgent(h.core.ctx).recall.save();
+    expect(await recallText()).toContain('lisinopril');
 
     await h.core.handlers['memory.forget']({ path: '/memories/medical/health.md' }, call);
+    // Forgotten from the index's files before the forget answered.
+    expect(await recallText()).not.toContain('lisinopril');
 
     await expectForgottenEverywhere(h.dataDir);
     const search = await h.core.handlers['memory.search']({ query: 'lisinopril', limit: 20 }, call);

@@ -31,7 +31,7 @@ describe('the loop', () => {
 
     const [first, second] = h.fake.messageRequests();
     const toolNames = (first!.body.tools as { name: string }[]).map((t) => t.name);
-    expect(toolNames).toEqual(['memory', 'memory_search']);
+    expect(toolNames).toEqual(['memory', 'memory_search', 'conversation_search', 'recent_conversations']);
     expect(first!.body.tools[0]).toMatchObject({ type: 'memory_20250818', name: 'memory' });
     expect(first!.body.system[0].cache_control).toEqual({ type: 'ephemeral' });
     expect(first!.body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });

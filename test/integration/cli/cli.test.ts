@@ -125,7 +125,12 @@ describe('the CLI, two processes, one memory', () => {
     );
     expect(r.stdout).toContain('Final answer:\nTry the Lebanese grill on Main Street: mild and excellent.');
     const first = fake.messageRequests()[0]!.body;
-    expect(first.tools.map((t: { name: string }) => t.name)).toEqual(['memory', 'memory_search']);
+    expect(first.tools.map((t: { name: string }) => t.name)).toEqual([
+      'memory',
+      'memory_search',
+      'conversation_search',
+      'recent_conversations',
+    ]);
     expect(JSON.stringify(first.system)).not.toContain('spicy');
     const results = first.messages.flatMap((m: { content: { type: string }[] }) =>
       m.content.filter((b) => b.type === 'tool_result'),

@@ -6,6 +6,8 @@ import type { ChatItem } from '../../../store/chat';
 import { memoryWriteTarget } from '../../../store/chat-items';
 import { Card } from './card';
 import { MemoryToolCard } from './memory-card';
+import { RecallToolCard } from './recall-card';
+import { recallCard } from '../../../../shared/projection/recall';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -27,6 +29,8 @@ export function describeToolInput(input: unknown): string {
 export function ToolCard({ item }: { item: ToolItem }): ReactElement {
   const target = memoryWriteTarget(item);
   if (target && !item.isError && item.result !== null) return <MemoryToolCard item={item} target={target} />;
+  const recall = recallCard(item.name, item.input, item.result, item.isError);
+  if (recall) return <RecallToolCard item={item} card={recall} />;
   const detail = describeToolInput(item.input);
   const summary = `${item.name}${detail ? ` · ${detail}` : ''}`;
   const running = item.result === null;

@@ -1,0 +1,295 @@
+// Recall benchmark (issue 17, point 6): 1,000 conversations of 200 messages each, on the real disk
+// (/var/tmp), seeded by plain fs writes. Figures:
+// - query: median and p95 of conversation_search-style queries over the whole index (target: median under
+//   50 ms);
+// - adding a message: what store.appendQueued (the streaming path's write) costs with the recall index
+//   following the store, against the same store without it, measured in the same run (ratio ~1: the index
+//   only marks the conversation; its batch runs later, shown as its own figure);
+// - opening the app: createCore and the first conversations.list on that history, with its saved index,
+//   against an empty data folder and against the same history without any index file (the index is
+//   loaded a moment after the list, never on the way to it). Build, load and save times and the file's
+//   size are printed too.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { MessageRecord } from '../../electron/core/conversations/records.js';
+import { ConversationStore } from '../../electron/core/conversations/store.js';
+import { createCore } from '../../electron/core/create-core.js';
+import type { HostServices } from '../../electron/core/host.js';
+import { INDEX_DIR } from '../../electron/core/recall/persist.js';
+import { RecallIndex } from '../../electron/core/recall/recall-index.js';
+import type { BenchTable } from '../table.js';
+
+const host: HostServices = {
+  kind: 'test',
+  saveFile: async () => ({ saved: false }),
+  pickImport: async () => null,
+  openExternal: async () => false,
+  openFolder: async () => false,
+};
+
+// A Zipf-distributed vocabulary of 5,000 words (frequency ~ 1/rank, as in natural text) whose most
+// frequent ranks are the stop words the index leaves out, so "common" below means a common content word.
+const STOPS =
+  'the a and to of in is it that for on with was this be as at by not or but if are they no'.split(' ');
+const SYLLABLES = 'ka lo mi ne ru sa te vi zo pa re di fo gu ha ji'.split(' ');
+const VOCABULARY = 5_000;
+const word = (rank: number): string => {
+  if (rank < STOPS.length) return STOPS[rank]!;
+  let w = '';
+  for (let r = rank, i = 0; i < 3 || r > 0; i++, r = Math.floor(r / 16)) w += SYLLABLES[r % 16];
+  return w;
+};
+const cumulative: number[] = [];
+for (let r = 0, sum = 0; r < VOCABULARY; r++) cumulative.push((sum += 1 / (r + 1)));
+let seedState = 42;
+function nextRank(): number {
+  seedState = (Math.imul(seedState, 1_103_515_245) + 12_345) >>> 0;
+  const x = (seedState / 2 ** 32) * cumulative.at(-1)!;
+  let lo = 0;
+  let hi = VOCABULARY - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** About 30 words drawn from the vocabulary; a rare marker now and then, and one fact to find. */
+function sentence(c: number, m: number): string {
+  const words: string[] = [];
+  for (let w = 0; w < 30; w++) words.push(word(nextRank()));
+  if (m === 100) words.push(`marker${c}`);
+  if (c === 500 && m === 42) words.push('the restaurant called Chez Gaston');
+  return `${words.join(' ')}.`;
+}
+
+export async function seed(dir: string, conversations: number, messages: number): Promise<number> {
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  let bytes = 0;
+  const jobs: Promise<void>[] = [];
+  for (let c = 0; c < conversations; c++) {
+    const id = `c${String(c).padStart(6, '0')}`;
+    const t0 = Date.UTC(2024, 0, 1) + c * 3_600_000;
+    const lines = [
+      JSON.stringify({
+        t: 'meta',
+        v: 1,
+        id,
+        title: `Conversation ${c}`,
+        createdAt: new Date(t0).toISOString(),
+        memory: true,
+      }),
+    ];
+    for (let m = 0; m < messages; m++) {
+      const text = sentence(c, m);
+      const user = m % 2 === 0;
+      const record: MessageRecord = {
+        t: 'msg',
+        id: `${id}-m${m}`,
+        kind: user ? 'user' : 'assistant',
+        role: user ? 'user' : 'assistant',
+        content: [{ type: 'text', text }],
+        ...(user ? { text } : {}),
+        at: new Date(t0 + m * 1000).toISOString(),
+      };
+      lines.push(JSON.stringify(record));
+    }
+    const body = `${lines.join('\n')}\n`;
+    bytes += body.length;
+    jobs.push(fsp.writeFile(path.join(dir, `${id}.jsonl`), body, { mode: 0o600 }));
+    if (jobs.length >= 32) await Promise.all(jobs.splice(0));
+  }
+  await Promise.all(jobs);
+  return bytes;
+}
+
+/** Wall-clock ms of one call; its CPU ms go to `cpu` (this machine is shared, so wall time carries waiting). */
+async function ms(fn: () => Promise<unknown> | unknown, cpu?: number[]): Promise<number> {
+  const startCpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  await fn();
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  const used = process.cpuUsage(startCpu);
+  cpu?.push((used.user + used.system) / 1000);
+  return wall;
+}
+
+const quantile = (values: number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+async function openApp(dir: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const core = await createCore({ dataDir: dir, host, env: { HOME: dir } });
+  await core.handlers['conversations.list']({}, { clientId: 'bench' });
+  const took = Number(process.hrtime.bigint() - start) / 1e6;
+  await core.close();
+  return took;
+}
+
+export async function run(
+  conversations = Number(process.env.MNEMO_BENCH_RECALL_CONVERSATIONS ?? 1_000),
+  messages = Number(process.env.MNEMO_BENCH_RECALL_MESSAGES ?? 200),
+  repeats = 15,
+): Promise<BenchTable> {
+  const base = await fsp.mkdtemp('/var/tmp/mnemo-bench-recall-');
+  const progress = (what: string): boolean => process.stderr.write(`recall bench: ${what}\n`);
+  const rows: BenchTable['rows'] = [];
+  try {
+    const data = path.join(base, 'data');
+    const empty = path.join(base, 'empty');
+    const dir = path.join(data, 'conversations');
+    const bytes = await seed(dir, conversations, messages);
+    await fsp.mkdir(empty, { recursive: true });
+    progress(`seeded ${conversations} conversations of ${messages} messages (${round(bytes / 1e6)} MB)`);
+
+    // Build from nothing, save, then load the saved index as a restart does.
+    let store = new ConversationStore(dir);
+    await store.init();
+    let index = new RecallIndex(store, path.join(dir, INDEX_DIR));
+    const build = await ms(() => index.open());
+    const save = await ms(() => index.save());
+    let size = 0;
+    for (const f of await fsp.readdir(path.join(dir, INDEX_DIR)))
+      size += (await fsp.stat(path.join(dir, INDEX_DIR, f))).size;
+    await index.close();
+    await store.close();
+    store = new ConversationStore(dir);
+    await store.init();
+    index = new RecallIndex(store, path.join(dir, INDEX_DIR));
+    const load = await ms(() => index.open());
+    progress(`index: built in ${Math.round(build)} ms, loaded in ${Math.round(load)} ms`);
+    rows.push({ case: `index build (${index.size} documents)`, 'median ms': round(build) });
+    rows.push({ case: `index save (${round(size / 1e6)} MB in its shard files)`, 'median ms': round(save) });
+    rows.push({ case: 'index load after a restart (saved file, cheap check)', 'median ms': round(load) });
+
+    const queries: [string, string][] = [
+      ['rare word (1 message)', 'marker500'],
+      ['inflected word ("restaurants")', 'restaurants'],
+      [`common word (rank ${STOPS.length + 5} of ${VOCABULARY})`, word(STOPS.length + 5)],
+      ['mid-frequency word (rank 300)', word(300)],
+      ['two common words', `${word(STOPS.length + 5)} ${word(STOPS.length + 30)}`],
+      ['quoted phrase', '"chez gaston"'],
+      ['no match', 'zebra crossing'],
+    ];
+    const all: number[] = [];
+    const allCpu: number[] = [];
+    for (const [label, query] of queries) {
+      const times: number[] = [];
+      const cpu: number[] = [];
+      for (let r = 0; r < repeats; r++)
+        times.push(await ms(() => index.search(query, { limit: 8, exclude: 'none' }), cpu));
+      all.push(...times);
+      allCpu.push(...cpu);
+      const median = quantile(times, 0.5);
+      rows.push({
+        case: `query: ${label}`,
+        'median ms': round(median),
+        'p95 ms': round(quantile(times, 0.95)),
+        'median CPU ms': round(quantile(cpu, 0.5)),
+        'under 50 ms': median < 50 ? 'yes' : 'NO',
+        'CPU under 50 ms': quantile(cpu, 0.5) < 50 ? 'yes' : 'NO',
+      });
+    }
+    rows.push({
+      case: 'query: all of the above',
+      'median ms': round(quantile(all, 0.5)),
+      'p95 ms': round(quantile(all, 0.95)),
+      'median CPU ms': round(quantile(allCpu, 0.5)),
+      'under 50 ms': quantile(all, 0.5) < 50 ? 'yes' : 'NO',
+      'CPU under 50 ms': quantile(allCpu, 0.5) < 50 ? 'yes' : 'NO',
+    });
+
+    // The streaming path's write with and without the index following the store (ABBA rounds).
+    const bare = new ConversationStore(path.join(base, 'bare'));
+    await bare.init();
+    const withIndex: number[] = [];
+    const without: number[] = [];
+    const followed = await store.create({ memory: true });
+    const alone = await bare.create({ memory: true });
+    const msg = (i: number): MessageRecord => ({
+      t: 'msg',
+      id: `live-${i}`,
+      kind: 'assistant',
+      role: 'assistant',
+      content: [{ type: 'text', text: sentence(i, i) }],
+      at: new Date().toISOString(),
+    });
+    let i = 0;
+    for (let round4 = 0; round4 < 50; round4++) {
+      const order = round4 % 2 === 0 ? [true, false] : [false, true];
+      for (const indexed of order) {
+        const t = await ms(() =>
+          (indexed ? store : bare).appendQueued(indexed ? followed.meta.id : alone.meta.id, [msg(i++)]),
+        );
+        (indexed ? withIndex : without).push(t);
+      }
+    }
+    await store.flushed(followed.meta.id);
+    await bare.flushed(alone.meta.id);
+    const follow = await ms(() => index.settled());
+    const a = quantile(withIndex, 0.5);
+    const b = quantile(without, 0.5);
+    rows.push({ case: 'append a message, no index (baseline)', 'median ms': round(b), ratio: 1 });
+    rows.push({
+      case: 'append a message, index following',
+      'median ms': round(a),
+      ratio: round(a / Math.max(b, 1e-6)),
+    });
+    rows.push({ case: 'its index update, later, off the path (one batch)', 'median ms': round(follow) });
+    await index.close();
+    await store.close();
+    await bare.close();
+
+    // Opening the app: empty folder, the history with its saved index, the history without an index file.
+    await openApp(data); // the first start settles the folder (journal, settings): not what is measured
+    await openApp(empty);
+    const times = { empty: [] as number[], saved: [] as number[], none: [] as number[] };
+    const indexFile = path.join(dir, INDEX_DIR); // a folder: moved away whole
+    const kept = `${indexFile}.bench`;
+    for (let r = 0; r < Math.max(3, Math.floor(repeats / 3)); r++) {
+      times.empty.push(await openApp(empty));
+      times.saved.push(await openApp(data));
+      await fsp.rename(indexFile, kept);
+      times.none.push(await openApp(data));
+      await fsp.rename(kept, indexFile);
+    }
+    const none = quantile(times.none, 0.5);
+    const saved = quantile(times.saved, 0.5);
+    const emptyMs = quantile(times.empty, 0.5);
+    rows.push({
+      case: 'open the app: empty data folder',
+      'median ms': round(emptyMs),
+      ratio: round(emptyMs / none),
+    });
+    rows.push({
+      case: 'open the app: that history, no index file (baseline)',
+      'median ms': round(none),
+      ratio: 1,
+    });
+    rows.push({
+      case: 'open the app: that history and its saved index',
+      'median ms': round(saved),
+      ratio: round(saved / none),
+      'at most 1.2x': saved / none <= 1.2 ? 'yes' : 'NO',
+    });
+    return {
+      title:
+        `Recall over ${conversations} conversations of ${messages} messages (real disk, ${repeats} runs per query; ` +
+        `on a shared machine wall times include waiting for a core, CPU ms is the query's own cost)`,
+      rows,
+    };
+  } finally {
+    await fsp
+      .rm(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+      .catch(() => process.stderr.write(`recall bench: could not remove ${base}\n`));
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const table = await run();
+  console.log(table.title);
+  console.table(table.rows);
+}

@@ -1,0 +1,53 @@
+// A search of past conversations by the model: "Searched past conversations for ‘restaurant’ · 3 results",
+// expandable to its hits, each a link that opens the conversation at that message. The label and the
+// hits come from the shared projection (shared/projection/recall.ts), as in every face.
+import type { ReactElement } from 'react';
+import type { RecallCard as RecallFacts } from '../../../../shared/projection/recall';
+import { Spinner } from '../../../components';
+import { formatTime } from '../../../lib/format';
+import { useChat } from '../../../store/chat';
+import type { ChatItem } from '../../../store/chat';
+import { Card } from './card';
+
+type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
+
+export function RecallToolCard({ item, card }: { item: ToolItem; card: RecallFacts }): ReactElement {
+  const open = useChat((s) => s.open);
+  const running = item.result === null;
+  return (
+    <Card
+      icon={item.isError ? 'alert' : 'search'}
+      tone={item.isError ? 'error' : 'neutral'}
+      label={card.label}
+      summary={card.label}
+      meta={running ? <Spinner label="Searching" size={12} /> : undefined}
+    >
+      {card.hits.length > 0 ? (
+        <ul className="recall-hits" aria-label="Past conversations found">
+          {card.hits.map((hit, i) => (
+            <li key={`${hit.conversationId}:${hit.messageId ?? i}`}>
+              <button
+                type="button"
+                className="recall-hit"
+                onClick={() =>
+                  void open(hit.conversationId, hit.messageId ? { focus: hit.messageId } : undefined)
+                }
+              >
+                <span className="recall-hit-title">
+                  {hit.title || 'Untitled'}
+                  {hit.at && <span className="recall-hit-time"> · {formatTime(hit.at)}</span>}
+                  {hit.role && hit.role !== 'title' && (
+                    <span className="recall-hit-time"> · {hit.role === 'user' ? 'you' : 'Mnemo'}</span>
+                  )}
+                </span>
+                <span className="recall-hit-snippet">{hit.snippet}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : item.result !== null ? (
+        <p className="tool-detail-label">{item.isError ? item.result : 'Nothing was found.'}</p>
+      ) : undefined}
+    </Card>
+  );
+}

@@ -1,0 +1,131 @@
+// Recall end to end (issue 17) in browser mode, real Chromium, fake API: a fact said in one conversation and
+// never saved to memory is found by the model with conversation_search in a new conversation and used in its
+// answer; the card shows the search and links to the message; a temporary conversation finds nothing; the
+// sidebar's search finds the message, marks the match and opens it; once deleted, it is found no more; the
+// Settings switch takes the tools away (kept after a reload).
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
+import { useE2EApp } from './support/e2e-app.js';
+import { ChatPage } from './support/pages/chat-page.js';
+import { ShellPage } from './support/pages/shell-page.js';
+
+const e2e = useE2EApp();
+const poll = { timeout: 15_000, interval: 50 };
+const QUESTION = 'Which restaurant did I mention before?';
+const NOTHING = 'I found nothing about a restaurant.';
+
+let page: Page;
+let chat: ChatPage;
+let shell: ShellPage;
+
+beforeAll(async () => {
+  ({ page } = await e2e.open());
+  chat = new ChatPage(page);
+  shell = new ShellPage(page);
+  await shell.ready();
+  // The model: asked the question, it searches past conversations; given the result, it answers from it.
+  e2e.fake.rule((req) => {
+    const body = req.body as { messages: { content: unknown }[] };
+    const last = body.messages.at(-1)!;
+    const blocks = Array.isArray(last.content) ? (last.content as { type: string; content?: unknown }[]) : [];
+    const result = blocks.find(
+      (b) =>
+        b.type === 'tool_result' && /past conversations|no tool named/.test(JSON.stringify(b.content ?? '')),
+    );
+    if (result) {
+      const name = /restaurant called ([A-Z][a-z]+ [A-Z][a-z]+)/.exec(JSON.stringify(result.content))?.[1];
+      return text(name ? `You mentioned ${name}.` : NOTHING);
+    }
+    if (JSON.stringify(body.messages).includes(QUESTION))
+      return toolUse({ name: 'conversation_search', input: { query: 'restaurants' } });
+    return undefined;
+  });
+});
+
+async function ask(question: string, answer: string, options: { memory?: boolean } = {}): Promise<void> {
+  if (options.memory === false) await page.getByRole('button', { name: 'New chat without memory' }).click();
+  else await chat.newChatButton.click();
+  await chat.send(question);
+  await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain(answer);
+  await expect.poll(() => chat.stopButton.isVisible(), poll).toBe(false);
+}
+
+describe('recall', () => {
+  it('the model finds a fact from an earlier conversation and the card links to it', async () => {
+    e2e.fake.enqueue(text('Sounds like a lovely evening.'));
+    await ask('Last night we ate at a restaurant called Chez Gaston, with the blue door.', 'lovely evening');
+
+    await ask(QUESTION, 'You mentioned Chez Gaston.');
+    const card = chat.card('Searched past conversations for ‘restaurants’ · 1 result');
+    await expect.poll(() => card.count(), poll).toBe(1);
+    await card.getByRole('button', { name: /Searched past conversations/ }).click();
+    const hit = card.getByRole('list', { name: 'Past conversations found' }).getByRole('button');
+    await expect.poll(() => hit.innerText(), poll).toContain('Chez Gaston');
+    await hit.click();
+    await expect.poll(() => chat.userMessages.first().innerText(), poll).toContain('with the blue door');
+  });
+
+  it('a temporary conversation does not search past conversations', async () => {
+    await ask(QUESTION, NOTHING, { memory: false });
+  });
+
+  it('the sidebar finds the message, marks the match and opens it', async () => {
+    const search = shell.sidebar.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('gaston');
+    const results = shell.sidebar.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.getByRole('button').count(), poll).toBeGreaterThan(0);
+    const marked = results.locator('mark');
+    await expect.poll(() => marked.first().innerText(), poll).toBe('Gaston');
+    await results.getByRole('button').filter({ hasText: 'blue door' }).first().click();
+    await expect.poll(() => chat.userMessages.first().innerText(), poll).toContain('with the blue door');
+    await search.fill('');
+  });
+
+  it('once the conversations holding it are deleted, the model finds it no more', async () => {
+    for (const title of ['Last night we ate', QUESTION.slice(0, 20)]) {
+      for (let left = await shell.conversation(title).count(); left > 0; left--) {
+        const row = shell.conversation(title).first();
+        await row.hover();
+        await row.getByRole('button', { name: /^Delete/ }).click();
+        await page
+          .getByRole('alertdialog', { name: 'Delete this conversation?' })
+          .getByRole('button', { name: 'Delete', exact: true })
+          .click();
+        await expect.poll(() => shell.conversation(title).count(), poll).toBe(left - 1);
+      }
+    }
+    // Deleted for real once the Undo is gone (the toast's time).
+    const notifications = page.getByRole('region', { name: 'Notifications' });
+    await expect
+      .poll(() => notifications.getByRole('button', { name: 'Undo' }).count(), {
+        timeout: 20_000,
+        interval: 100,
+      })
+      .toBe(0);
+    await ask(QUESTION, NOTHING);
+  });
+
+  it('the Settings switch takes the recall tools away in this space, and gives them back', async () => {
+    const tools = () =>
+      ((e2e.fake.lastMessageRequest().body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+    const dialog = await shell.openSettings();
+    const box = dialog.getByRole('checkbox', { name: 'Let Claude search past conversations in this space' });
+    await expect.poll(() => box.isEnabled(), poll).toBe(true);
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await page.keyboard.press('Escape');
+    await ask(QUESTION, NOTHING);
+    expect(tools()).not.toContain('conversation_search');
+    await page.reload();
+    await shell.ready();
+    const again = await shell.openSettings();
+    const box2 = again.getByRole('checkbox', { name: 'Let Claude search past conversations in this space' });
+    await expect.poll(() => box2.isChecked(), poll).toBe(false);
+    await box2.check();
+    await page.keyboard.press('Escape');
+    e2e.fake.enqueue(text('Hello.'));
+    await ask('hello there', 'Hello.');
+    expect(tools()).toContain('conversation_search');
+  });
+});

@@ -1,0 +1,285 @@
+// The recall index over a real conversation store on a temp folder: stemming, phrases, accents, ranking,
+// recency, incremental updates, persistence and corruption, and that deleted, edited-away, redacted,
+// temporary and "don't search this" text is never found, live or after a restart.
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../../electron/core/conversations/records.js';
+import { ConversationStore } from '../../../electron/core/conversations/store.js';
+import { INDEX_DIR } from '../../../electron/core/recall/persist.js';
+import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
+
+let dir: string;
+const open: { store: ConversationStore; index: RecallIndex }[] = [];
+beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-recall-'))));
+afterEach(async () => {
+  for (const { store, index } of open.splice(0)) {
+    await index.close();
+    await store.close();
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+const indexDir = () => path.join(dir, 'conversations', INDEX_DIR);
+/** Every shard file of the index, joined (what is on disk). */
+async function onDisk(): Promise<string> {
+  const names = await readdir(indexDir()).catch(() => [] as string[]);
+  return (await Promise.all(names.map((n) => readFile(path.join(indexDir(), n), 'utf8')))).join('\n');
+}
+/** Rewrites every shard file with `spoil`. */
+async function spoilAll(spoil: (text: string) => string): Promise<void> {
+  for (const n of await readdir(indexDir())) {
+    const file = path.join(indexDir(), n);
+    await writeFile(file, spoil(await readFile(file, 'utf8')));
+  }
+}
+
+let n = 0;
+const user = (text: string, at?: string): MessageRecord => ({
+  t: 'msg',
+  id: `m${++n}`,
+  kind: 'user',
+  role: 'user',
+  content: [{ type: 'text', text }],
+  text,
+  at: at ?? new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+});
+const assistant = (text: string): MessageRecord => ({
+  ...user(text),
+  kind: 'assistant',
+  role: 'assistant',
+  text: undefined,
+});
+
+async function start(): Promise<{ store: ConversationStore; index: RecallIndex }> {
+  const store = new ConversationStore(path.join(dir, 'conversations'));
+  const index = new RecallIndex(store, indexDir(), { batchMs: 5 });
+  open.push({ store, index });
+  await index.open();
+  return { store, index };
+}
+
+async function restart(s: { store: ConversationStore; index: RecallIndex }) {
+  await s.index.close();
+  await s.store.close();
+  open.splice(open.indexOf(s), 1);
+  return start();
+}
+
+const found = async (index: RecallIndex, q: string, o = {}) =>
+  (await index.search(q, o)).hits.map((h) => h.snippet);
+
+describe('recall index', () => {
+  it('matches inflections, case and accents, and highlights the word as written', async () => {
+    const { store, index } = await start();
+    await store.create({
+      memory: true,
+      records: [user('We had dinner at the Café Rosé near the RESTAURANTS row')],
+    });
+    for (const q of ['restaurant', 'Restaurants', 'cafe', 'CAFÉ', 'rose', 'dinners']) {
+      expect(await found(index, q), q).toHaveLength(1);
+    }
+    const [hit] = (await index.search('restaurant')).hits;
+    expect(hit!.ranges.map(([s, e]) => hit!.snippet.slice(s, e))).toEqual(['RESTAURANTS']);
+    expect(await found(index, 'pizza')).toEqual([]);
+  });
+
+  it('a quoted phrase must appear as written; loose words need not be adjacent', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: true, records: [user('the door was blue, the house red')] });
+    await store.create({ memory: true, records: [user('a blue door on the red house')] });
+    expect(await found(index, 'blue door')).toHaveLength(2);
+    expect(await found(index, '"blue door"')).toEqual(['a blue door on the red house']);
+    expect(await found(index, '“red house”')).toEqual(['a blue door on the red house']);
+    expect(await found(index, '"door blue"')).toEqual([]);
+  });
+
+  it('ranks the better match first, and among equal matches the newer one', async () => {
+    const { store, index } = await start();
+    // Eight equal messages, in conversations spread over the index's shards: equal scores, newest first.
+    for (const month of [3, 1, 8, 5, 2, 7, 4, 6])
+      await store.create({ memory: true, records: [user('risotto', `2026-0${month}-01T00:00:00.000Z`)] });
+    const { hits } = await index.search('risotto');
+    expect(hits.map((h) => h.at.slice(0, 7))).toEqual([8, 7, 6, 5, 4, 3, 2, 1].map((m) => `2026-0${m}`));
+    await store.create({
+      memory: true,
+      records: [user('mushroom risotto and more risotto', '2025-01-01T00:00:00.000Z')],
+    });
+    expect((await index.search('mushroom risotto')).hits[0]!.snippet).toContain('mushroom');
+  });
+
+  it('follows appends, edits (truncate), renames and deletions, and excludes the asking conversation', async () => {
+    const { store, index } = await start();
+    const a = await store.create({ memory: true, records: [user('first note about kayaks')] });
+    const m = user('second note about canoes');
+    await store.append(a.meta.id, [m, assistant('Canoes are nice.')]);
+    expect(await found(index, 'canoe')).toHaveLength(2);
+    expect(await found(index, 'canoe', { exclude: a.meta.id })).toEqual([]);
+    await store.append(a.meta.id, [{ t: 'truncate', fromMessageId: m.id, at: new Date().toISOString() }]);
+    expect(await found(index, 'canoe')).toEqual([]);
+    expect(await found(index, 'kayak')).toHaveLength(1);
+    await store.rename(a.meta.id, 'Paddling plans');
+    expect((await index.search('paddling', { titles: true })).hits[0]?.messageId).toBeUndefined();
+    await store.delete(a.meta.id);
+    expect(await found(index, 'kayak')).toEqual([]);
+    expect(await found(index, 'paddling', { titles: true })).toEqual([]);
+  });
+
+  it('never indexes temporary or "don\'t search this" conversations', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: false, records: [user('temporary secret zebra')] });
+    const b = await store.create({ memory: true, records: [user('marked giraffe')] });
+    expect(await found(index, 'giraffe')).toHaveLength(1);
+    await store.rewrite(b.meta.id, ([meta, ...rest]) => [
+      { ...meta!, noSearch: true } as typeof meta & object,
+      ...rest,
+    ]);
+    expect(await found(index, 'giraffe')).toEqual([]);
+    expect(await found(index, 'zebra')).toEqual([]);
+    await index.save();
+    const file = await onDisk();
+    expect(file).not.toMatch(/zebra|giraff/);
+  });
+
+  it('filters by date', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: true, records: [user('tango lesson', '2026-05-01T10:00:00.000Z')] });
+    await store.create({ memory: true, records: [user('tango night', '2026-07-01T10:00:00.000Z')] });
+    expect(await found(index, 'tango', { after: '2026-06-01' })).toEqual(['tango night']);
+    expect(await found(index, 'tango', { before: '2026-06-01' })).toEqual(['tango lesson']);
+  });
+
+  it('is saved and reused: a restart neither loses nor rebuilds it, and sees what changed meanwhile', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('violin recital')] });
+    await s.index.save();
+    const saved = await onDisk();
+    expect(saved).toContain('violin');
+    s = await restart(s);
+    expect(await found(s.index, 'violin')).toHaveLength(1);
+    // Another process appends while this one is closed: the restart's cheap check sees it.
+    await s.index.close();
+    await s.store.append(a.meta.id, [user('cello lesson')]);
+    await s.store.close();
+    open.splice(0);
+    s = await start();
+    expect(await found(s.index, 'cello')).toHaveLength(1);
+  });
+
+  it('a deleted conversation is gone after a restart even if the index was never saved after it', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('submarine sandwich')] });
+    await s.index.save();
+    // Deleted by another process (no index of ours saw it).
+    const other = new ConversationStore(path.join(dir, 'conversations'));
+    await other.init();
+    await other.delete(a.meta.id);
+    await other.close();
+    s = await restart(s);
+    expect(await found(s.index, 'submarine')).toEqual([]);
+    await s.index.save();
+    expect(await onDisk()).not.toContain('submarin');
+  });
+
+  it('redacted text leaves the index at once and after a restart, and the saved file', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('my locker code is quagmire')] });
+    await s.index.save();
+    await s.store.rewrite(a.meta.id, (records) =>
+      records.map((r) =>
+        r.t === 'msg'
+          ? {
+              ...r,
+              text: '[forgotten by the user]',
+              content: [{ type: 'text', text: '[forgotten by the user]' }],
+            }
+          : r,
+      ),
+    );
+    expect(await found(s.index, 'quagmire')).toEqual([]);
+    await s.index.save();
+    expect(await onDisk()).not.toContain('quagmir');
+    s = await restart(s);
+    expect(await found(s.index, 'quagmire')).toEqual([]);
+    expect(await found(s.index, 'forgotten')).toHaveLength(1);
+  });
+
+  it.each([
+    ['torn', (t: string) => t.slice(0, t.length / 2)],
+    ['not json', () => 'garbage'],
+    ['another version', (t: string) => t.replace('"v":1', '"v":99')],
+    [
+      'an index of another shape',
+      (t: string) => t.replace('"index":{', '"index":{"documentCount":"x","nope":{'),
+    ],
+  ])('a %s index file is rebuilt from the conversations', async (_name, spoil) => {
+    let s = await start();
+    await s.store.create({ memory: true, records: [user('harpsichord tuning')] });
+    await s.index.save();
+    await s.index.close();
+    await s.store.close();
+    open.splice(0);
+    await spoilAll(spoil);
+    s = await start();
+    expect(await found(s.index, 'harpsichord')).toHaveLength(1);
+    expect(s.index.size).toBe(1);
+  });
+
+  it('a temp file of a save cut short is removed at the next load (it may hold forgotten text)', async () => {
+    let s = await start();
+    await s.store.create({ memory: true, records: [user('tuba')] });
+    await s.index.save();
+    s = await restart(s);
+    const leftover = path.join(indexDir(), 'shard-03.json.99999.tmp');
+    await writeFile(leftover, 'secret words');
+    const old = new Date(Date.now() - 120_000);
+    await utimes(leftover, old, old);
+    await restart(s);
+    expect(await readdir(indexDir())).not.toContain('shard-03.json.99999.tmp');
+  });
+
+  it('a manifest that does not list every indexed document is not trusted (nothing stays behind)', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('xylophone repair')] });
+    await s.index.save();
+    await s.index.close();
+    await s.store.close();
+    open.splice(0);
+    await spoilAll((t) => t.replace(/\[\["[^"]+","[^"]+"\]\]/, '[]'));
+    s = await start();
+    await s.store.delete(a.meta.id);
+    await s.index.save();
+    expect(await onDisk()).not.toContain('xylophon');
+  });
+
+  it('a change rewrites only the shard of its conversation', async () => {
+    const s = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++)
+      ids.push((await s.store.create({ memory: true, records: [user(`oboe ${i}`)] })).meta.id);
+    await s.index.save();
+    const before = new Map<string, number>();
+    for (const f of await readdir(indexDir())) before.set(f, (await stat(path.join(indexDir(), f))).mtimeMs);
+    expect(before.size).toBeGreaterThan(4);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await s.store.delete(ids[7]!);
+    await s.index.save();
+    let changed = 0;
+    for (const f of await readdir(indexDir()))
+      if ((await stat(path.join(indexDir(), f))).mtimeMs !== before.get(f)) changed++;
+    expect(changed).toBe(1);
+    expect(await found(s.index, 'oboe', { limit: 100 })).toHaveLength(39);
+  });
+
+  it('updates off the write path: a change only marks the conversation, a batch follows', async () => {
+    const { store, index } = await start();
+    const a = await store.create({ memory: true, records: [user('alpha')] });
+    await index.settled();
+    store.appendQueued(a.meta.id, [user('bravo zulu')]);
+    // Nothing ran yet (the batch is a timer): the append returned at once.
+    expect(index.size).toBe(1);
+    await index.settled();
+    expect(index.size).toBe(2);
+  });
+});
