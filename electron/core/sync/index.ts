@@ -1,0 +1,6 @@
+// Sync of a space through a git remote (issue 16). Plain Node; see README.md.
+export { SpaceSync, type SyncOptions } from './engine.js';
+export { defaultDeviceName, parseRemoteUrl, syncPaths, SYNC_FOLDER, type RemoteConfig } from './config.js';
+export { SyncError, type SyncConflict, type SyncErrorKind, type SyncReport } from './report.js';
+export { type SyncSpace } from './space-io.js';
+export { spaceSyncOf, syncSpaceOf } from './for-core.js';
