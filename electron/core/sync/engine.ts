@@ -9,7 +9,7 @@ import { lockFile } from '../conversations/lock.js';
 import { applyDecisions, displayOf, parseSpaceInfo, type ApplyContext } from './apply-remote.js';
 import { SyncConfigStore, syncPaths, writePrivate, readJson, type SyncPaths } from './config.js';
 import { GitStore, keyOf, RemoteError, type RemoteAuth, type TreeEntry } from './git-store.js';
-import { decide, type Decision } from './merge.js';
+import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
 import { snapshot } from './snapshot.js';
@@ -127,9 +127,6 @@ export class SpaceSync {
       const changes = changedKeys(headEntries, snap.entries).map((key) =>
         provenanceOf(key, snap.provenance, device),
       );
-      report.sent.push(
-        ...changes.map((c) => displayOf(snap.entries.get(c.p)?.segs ?? headEntries.get(c.p)!.segs)),
-      );
       const at = Date.now();
       head = await this.git.commit({
         tree: localTree,
@@ -146,7 +143,7 @@ export class SpaceSync {
     // (2) the remote.
     const remoteHead = await this.remote(() => this.git.remoteHead(auth));
     if (!remoteHead) {
-      if (head) await this.push(auth, head, state);
+      if (head) await this.push(auth, head, state, report, null);
       return finish(report, 'synced');
     }
     if (remoteHead === head) return this.done(report, state, remoteHead, report.sent.length > 0);
@@ -170,7 +167,7 @@ export class SpaceSync {
       return this.resolveRewritten(auth, options.resolve, head!, remoteHead, state, report, snap.entries);
     }
     if (head && (await this.git.isAncestor(remoteHead, head))) {
-      await this.push(auth, head, state);
+      await this.push(auth, head, state, report, remoteHead);
       return finish(report, 'synced');
     }
 
@@ -225,7 +222,7 @@ export class SpaceSync {
     await this.git.setRef('refs/heads/main', merged);
     state.lastRemote = remoteHead;
     saveState(this.paths.stateFile, state);
-    if (merged !== remoteHead) await this.push(auth, merged, state);
+    if (merged !== remoteHead) await this.push(auth, merged, state, report, remoteHead);
     return this.done(report, state, merged, false);
   }
 
@@ -239,8 +236,25 @@ export class SpaceSync {
     return finish(report, moved ? 'synced' : 'up-to-date');
   }
 
-  private async push(auth: RemoteAuth, oid: string, state: SyncState, force = false): Promise<void> {
+  /** Pushes `oid`; what the remote gains by it (this device's changes) is what the report calls sent. */
+  private async push(
+    auth: RemoteAuth,
+    oid: string,
+    state: SyncState,
+    report: SyncReport,
+    remoteHead: string | null,
+    force = false,
+  ): Promise<void> {
+    const before =
+      remoteHead && (await this.git.hasObject(remoteHead))
+        ? await this.flat((await this.git.readCommit(remoteHead)).tree)
+        : new Map<string, TreeEntry>();
+    const after = await this.flat((await this.git.readCommit(oid)).tree);
     await this.remote(() => this.git.push(auth, oid, force));
+    for (const key of changedKeys(before, after)) {
+      const segs = (after.get(key) ?? before.get(key))!.segs;
+      if (areaOf(segs) !== 'other' && key !== 'space.json') report.sent.push(displayOf(segs));
+    }
     state.lastRemote = oid;
     state.lastSyncAt = Date.now();
     saveState(this.paths.stateFile, state);
@@ -288,7 +302,7 @@ export class SpaceSync {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     await this.git.setRef(`refs/sync/backup-${stamp}`, how === 'push-mine' ? remoteHead : head);
     if (how === 'push-mine') {
-      await this.push(auth, head, state, true);
+      await this.push(auth, head, state, report, remoteHead, true);
       report.notes.push("This device's copy replaced the remote's rewritten history.");
       return finish(report, 'synced');
     }
@@ -337,7 +351,7 @@ export class SpaceSync {
             at,
           });
     await this.git.setRef('refs/heads/main', merged);
-    if (merged !== remoteHead) await this.push(auth, merged, state);
+    if (merged !== remoteHead) await this.push(auth, merged, state, report, remoteHead);
     report.notes.push(
       "This space took the remote's copy; its previous contents are in a backup beside the space.",
     );
