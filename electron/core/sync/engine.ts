@@ -12,6 +12,7 @@ import { GitStore, keyOf, RemoteError, type RemoteAuth, type TreeEntry } from '.
 import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
+import { pushCommit } from './push.js';
 import { snapshot } from './snapshot.js';
 import { Refused, type SyncSpace } from './space-io.js';
 import { loadState, saveState, type SyncState } from './state.js';
@@ -250,7 +251,8 @@ export class SpaceSync {
         ? await this.flat((await this.git.readCommit(remoteHead)).tree)
         : new Map<string, TreeEntry>();
     const after = await this.flat((await this.git.readCommit(oid)).tree);
-    await this.remote(() => this.git.push(auth, oid, force));
+    await this.git.setRef('refs/heads/main', oid);
+    await this.remote(() => pushCommit(this.git, auth, oid, remoteHead, force));
     for (const key of changedKeys(before, after)) {
       const segs = (after.get(key) ?? before.get(key))!.segs;
       if (areaOf(segs) !== 'other' && key !== 'space.json') report.sent.push(displayOf(segs));

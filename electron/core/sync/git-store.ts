@@ -117,6 +117,31 @@ export class GitStore {
     return emit(root);
   }
 
+  /** One level of a tree, as its bytes say (names never interpreted). */
+  async readTreeLevel(oid: string): Promise<{ name: string; mode: string; oid: string }[]> {
+    const { object } = await git.readObject({
+      fs,
+      gitdir: this.gitdir,
+      oid,
+      format: 'content',
+      cache: this.cache,
+    });
+    const buf = Buffer.from(object as Uint8Array);
+    const out: { name: string; mode: string; oid: string }[] = [];
+    for (let i = 0; i < buf.length;) {
+      const space = buf.indexOf(0x20, i);
+      const nul = buf.indexOf(0, space);
+      if (space < 0 || nul < 0 || nul + 21 > buf.length) break; // a torn or forged tree: the rest is not read
+      out.push({
+        mode: buf.subarray(i, space).toString('latin1'),
+        name: buf.subarray(space + 1, nul).toString('utf8'),
+        oid: buf.subarray(nul + 1, nul + 21).toString('hex'),
+      });
+      i = nul + 21;
+    }
+    return out;
+  }
+
   /**
    * Every file of a tree, flat. Sub-trees are followed by their raw names (whatever they are); entries
    * that are not blobs or trees (links 120000, submodules 160000) are listed with their mode, unread.
@@ -124,25 +149,11 @@ export class GitStore {
   async readTree(oid: string): Promise<TreeEntry[]> {
     const out: TreeEntry[] = [];
     const walk = async (treeOid: string, prefix: string[], depth: number): Promise<void> => {
-      const { object } = await git.readObject({
-        fs,
-        gitdir: this.gitdir,
-        oid: treeOid,
-        format: 'content',
-        cache: this.cache,
-      });
-      const buf = Buffer.from(object as Uint8Array);
-      for (let i = 0; i < buf.length;) {
-        const space = buf.indexOf(0x20, i);
-        const nul = buf.indexOf(0, space);
-        const mode = buf.subarray(i, space).toString('latin1');
-        const name = buf.subarray(space + 1, nul).toString('utf8');
-        const entryOid = buf.subarray(nul + 1, nul + 21).toString('hex');
-        i = nul + 21;
-        const segs = [...prefix, name];
+      for (const e of await this.readTreeLevel(treeOid)) {
+        const segs = [...prefix, e.name];
         // Deeper than any memory path can be: kept whole, as one opaque entry.
-        if (mode === TREE_MODE && depth < 16) await walk(entryOid, segs, depth + 1);
-        else out.push({ segs, mode: mode === '40000' ? TREE_MODE : mode, oid: entryOid });
+        if (e.mode === TREE_MODE && depth < 16) await walk(e.oid, segs, depth + 1);
+        else out.push({ segs, mode: e.mode, oid: e.oid });
       }
     };
     await walk(oid, [], 0);
@@ -237,30 +248,6 @@ export class GitStore {
       }),
     );
     return result.fetchHead ?? null;
-  }
-
-  async push(auth: RemoteAuth, oid: string, force = false): Promise<void> {
-    await this.setRef('refs/heads/main', oid);
-    const result = await remoteCall(() =>
-      git.push({
-        fs,
-        http,
-        gitdir: this.gitdir,
-        url: auth.url,
-        ref: 'refs/heads/main',
-        remoteRef: 'refs/heads/main',
-        force,
-        cache: this.cache,
-        ...authOf(auth),
-      }),
-    );
-    const main = result.refs['refs/heads/main'];
-    if (!result.ok || (main && !main.ok)) {
-      throw new RemoteError(
-        'rejected',
-        `The remote did not take this device's changes (${main?.error ?? 'rejected'}).`,
-      );
-    }
   }
 }
 
