@@ -1,6 +1,7 @@
 // The sync engine between two real backends through the loopback git server: what one device changes
 // reaches the other, merges per file, conflicts keep both versions, and nothing is lost.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getAgent } from '../../../electron/core/agent/index.js';
 import { startGitServer, type GitServer } from '../../fixtures/git-server/index.js';
 import { device, removeAll, USER, type Device } from './support.js';
 
@@ -79,5 +80,62 @@ describe('sync engine', () => {
     expect(await read(b, '/memories/f.md')).toBe('- city: Nice\n');
     const [c] = b.sync.conflicts();
     expect(c).toMatchObject({ path: '/memories/f.md', device: 'laptop' });
+  });
+
+  it('a conversation changed on both devices is kept twice, never interleaved, and not copied again', async () => {
+    const [a, b] = await pair();
+    const storeA = getAgent(a.core.ctx).store;
+    const storeB = getAgent(b.core.ctx).store;
+    const c = await storeA.create({ title: 'Trip', memory: true });
+    await a.sync.sync();
+    await b.sync.sync();
+    expect(storeB.list().map((x) => x.title)).toEqual(['Trip']);
+    await storeA.rename(c.meta.id, 'Trip to Rome');
+    await storeB.rename(c.meta.id, 'Trip to Oslo');
+    await a.sync.sync();
+    const rb = await b.sync.sync();
+    expect(rb.notes.join('\n')).toContain('kept as a conversation of its own');
+    await a.sync.sync();
+    // Again on both: nothing new.
+    expect((await b.sync.sync()).outcome).toBe('up-to-date');
+    expect((await a.sync.sync()).outcome).toBe('up-to-date');
+    const titles = (s: typeof storeA) =>
+      s
+        .list()
+        .map((x) => x.title)
+        .sort();
+    expect(titles(storeB)).toEqual(['Trip to Oslo', 'Trip to Rome (from laptop)']);
+    expect(titles(storeA)).toEqual(['Trip to Oslo', 'Trip to Rome (from laptop)']);
+  });
+
+  it('a deletion against an edit keeps the edit and says so', async () => {
+    const [a, b] = await pair();
+    await a.core.ctx.memory.create('/memories/keep.md', 'v1\n', USER);
+    await a.sync.sync();
+    await b.sync.sync();
+    await a.core.ctx.memory.delete('/memories/keep.md', USER);
+    await b.core.ctx.memory.write('/memories/keep.md', 'v2 from desktop\n', 'any', USER);
+    await a.sync.sync();
+    const rb = await b.sync.sync();
+    expect(rb.notes.join('\n')).toContain('deleted on the other device but changed here: the change is kept');
+    const ra = await a.sync.sync();
+    expect(ra.received).toContainEqual({ path: '/memories/keep.md', change: 'added' });
+    expect(await read(a, '/memories/keep.md')).toBe('v2 from desktop\n');
+    expect(await read(b, '/memories/keep.md')).toBe('v2 from desktop\n');
+  });
+
+  it('a deletion on one side only travels', async () => {
+    const [a, b] = await pair();
+    await a.core.ctx.memory.create('/memories/old.md', 'old\n', USER);
+    await a.sync.sync();
+    await b.sync.sync();
+    await b.core.ctx.memory.delete('/memories/old.md', USER);
+    await b.sync.sync();
+    const ra = await a.sync.sync();
+    expect(ra.received).toContainEqual({ path: '/memories/old.md', change: 'deleted' });
+    await expect(a.core.ctx.memory.read('/memories/old.md')).rejects.toThrow();
+    // Journaled as coming from B, so it can be restored from History.
+    const [del] = await a.core.ctx.memory.deleted();
+    expect(del).toMatchObject({ actor: 'sync', device: 'desktop' });
   });
 });
