@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SyncActor } from '../../../memory/index.js';
+import { isWithin, type SyncActor } from '../../../memory/index.js';
 import { blobOid, FILE_MODE, keyOf, type GitStore, type TreeEntry } from './git-store.js';
 import { areaOf, mergeSpaceInfo, mergeText, type Decision, type SpaceInfo } from './merge.js';
 import type { ChangeProvenance } from './provenance.js';
@@ -20,9 +20,11 @@ import {
   type SyncSpace,
 } from './space-io.js';
 import type { SyncState } from './state.js';
+import { keepTombstone, parseTombstone, TOMBSTONE_NAME } from './tombstones.js';
 import type { SyncConflict, SyncReport } from './report.js';
 
 export interface ApplyContext {
+  dataDir: string;
   space: SyncSpace;
   git: GitStore;
   state: SyncState;
@@ -51,8 +53,21 @@ export async function applyDecisions(
 ): Promise<Map<string, TreeEntry>> {
   const result = new Map(ctx.local);
   const changedConversations: string[] = [];
-  for (const d of decisions) {
+  const forgotten: string[] = [];
+  // Tombstones first: a file another device forgot is forgotten here before anything else touches it.
+  const isTombstone = (d: Decision): boolean => d.key.startsWith('tombstones/');
+  for (const d of [...decisions.filter(isTombstone), ...decisions.filter((d) => !isTombstone(d))]) {
     if (d.kind === 'keep') continue;
+    const known =
+      d.kind === 'keep-local'
+        ? ctx.local.get(d.key)
+        : (d.remote ?? ctx.local.get(d.key) ?? ctx.base.get(d.key));
+    if (
+      known &&
+      areaOf(known.segs) === 'memory' &&
+      forgotten.some((p) => isWithin(memoryPathOf(known.segs), p))
+    )
+      continue;
     if (d.kind === 'keep-local') {
       if (d.note) ctx.report.notes.push(`${displayOf(ctx.local.get(d.key)!.segs)}: ${d.note}`);
       continue;
@@ -63,11 +78,12 @@ export async function applyDecisions(
     const shown = displayOf(segs);
     try {
       if (d.kind === 'take') {
-        await take(ctx, d.key, segs, d.remote, area);
+        const gone = await take(ctx, d.key, segs, d.remote, area);
+        if (gone) forgotten.push(gone);
         if (d.remote) result.set(d.key, d.remote);
         else result.delete(d.key);
         if (area === 'conversation') changedConversations.push(segs[1]!.slice(0, -6));
-        if (area !== 'other')
+        if (area !== 'other' && area !== 'tombstone')
           ctx.report.received.push({
             path: shown,
             change: !d.remote ? 'deleted' : ctx.local.has(d.key) ? 'changed' : 'added',
@@ -116,6 +132,11 @@ export async function applyDecisions(
     }
   }
   if (changedConversations.length > 0) await ctx.space.conversationsChanged?.(changedConversations);
+  // What a tombstone forgot is not in this device's tree any more, whatever the other decisions kept.
+  for (const [key, e] of result) {
+    if (areaOf(e.segs) === 'memory' && forgotten.some((p) => isWithin(memoryPathOf(e.segs), p)))
+      result.delete(key);
+  }
   return result;
 }
 
@@ -135,7 +156,7 @@ async function take(
   segs: string[],
   remote: TreeEntry | null,
   area: ReturnType<typeof areaOf>,
-): Promise<void> {
+): Promise<string | undefined> {
   const expect = ctx.local.get(key);
   const foreign = ctx.state.foreign[key];
   // For an entry set aside before, the space still holds what it held then.
@@ -157,6 +178,8 @@ async function take(
     await applyMemory(ctx.space.memory, memoryPathOf(segs), content, expectOid, actorOf(ctx, key));
   } else if (area === 'conversation') {
     await applyConversation(ctx.space.conversationsDir, segs[1]!.slice(0, -6), content, expectOid);
+  } else if (area === 'tombstone') {
+    return forgetFor(ctx, segs[1]!, content);
   } else if (area === 'space') {
     if (!content) return; // space.json is never deleted
     const theirs = parseSpaceInfo(content);
@@ -179,6 +202,22 @@ async function setInfo(
   } catch (error) {
     throw new Refused(error instanceof Error ? error.message : 'the space could not be renamed');
   }
+}
+
+/** A tombstone from the other device: kept here as it came, and its path forgotten here too. */
+async function forgetFor(
+  ctx: ApplyContext,
+  name: string,
+  content: Buffer | null,
+): Promise<string | undefined> {
+  if (!content) return undefined; // tombstones are never removed
+  const t = parseTombstone(content);
+  if (!t || !TOMBSTONE_NAME.test(name)) throw new Refused('it is not a tombstone');
+  const present = (await ctx.space.memory.list()).some((e) => isWithin(e.path, t.path));
+  if (present && ctx.space.forget) await ctx.space.forget(t.path);
+  keepTombstone(ctx.dataDir, ctx.space.id, name, content);
+  if (present) ctx.report.notes.push(`${t.path}: forgotten permanently, as it was on ${t.device}`);
+  return t.path;
 }
 
 export function parseSpaceInfo(content: Buffer): SpaceInfo {

@@ -118,7 +118,7 @@ export class SpaceSync {
     await this.retryPending(state, report);
 
     // (1) this device's changes, as a commit.
-    const snap = await snapshot(this.space, this.git, state, device, treeSpaceId);
+    const snap = await snapshot(this.dataDir, this.space, this.git, state, device, treeSpaceId);
     let head = await this.git.ref('refs/heads/main');
     const headTree = head ? (await this.git.readCommit(head)).tree : null;
     const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
@@ -181,6 +181,7 @@ export class SpaceSync {
     const { device: remoteDevice, changes } = await this.walkProvenance(remoteHead, base);
     const conflicts = this.conflicts();
     const ctx: ApplyContext = {
+      dataDir: this.dataDir,
       space: this.space,
       git: this.git,
       state,
@@ -273,6 +274,7 @@ export class SpaceSync {
     }));
     const local = new Map<string, TreeEntry>();
     const ctx: ApplyContext = {
+      dataDir: this.dataDir,
       space: this.space,
       git: this.git,
       state,
@@ -323,6 +325,7 @@ export class SpaceSync {
       .map((key) => ({ kind: 'take', key, remote: remoteEntries.get(key) ?? null }));
     const { device, changes } = await this.walkProvenance(remoteHead, null);
     const ctx: ApplyContext = {
+      dataDir: this.dataDir,
       space: this.space,
       git: this.git,
       state,

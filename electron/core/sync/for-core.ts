@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { getAgent } from '../agent/index.js';
 import type { Core } from '../create-core.js';
+import { forgetEverywhere } from '../forget.js';
 import type { KeyCipher } from '../key-vault.js';
 import { SpaceSync } from './engine.js';
 import type { SyncSpace } from './space-io.js';
@@ -24,6 +25,7 @@ export async function syncSpaceOf(core: Core, spaceId: string): Promise<SyncSpac
       if (patch.colour !== undefined) await core.spaces.recolour(spaceId, patch.colour);
     },
     conversationsChanged: (ids) => getAgent(ctx).store.reloadFiles(ids),
+    forget: (memoryPath) => forgetEverywhere(ctx, memoryPath, { tombstone: false }),
   };
 }
 

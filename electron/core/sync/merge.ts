@@ -5,12 +5,13 @@
 import { diff3Merge } from 'node-diff3';
 import type { TreeEntry } from './git-store.js';
 
-export type Area = 'memory' | 'conversation' | 'space' | 'other';
+export type Area = 'memory' | 'conversation' | 'space' | 'tombstone' | 'other';
 
 export function areaOf(segs: readonly string[]): Area {
   if (segs[0] === 'memories' && segs.length > 1) return 'memory';
   if (segs[0] === 'conversations' && segs.length > 1) return 'conversation';
   if (segs.length === 1 && segs[0] === 'space.json') return 'space';
+  if (segs[0] === 'tombstones' && segs.length === 2) return 'tombstone';
   return 'other';
 }
 
@@ -50,6 +51,8 @@ export function decide(
     }
     const area = areaOf((l ?? r)!.segs);
     if (area === 'other') out.push({ kind: 'take', key, remote: r ?? null });
+    else if (area === 'tombstone')
+      out.push(l ? { kind: 'keep-local', key } : { kind: 'take', key, remote: r! });
     else if (!l) {
       out.push({
         kind: 'take',

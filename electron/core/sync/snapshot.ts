@@ -9,6 +9,7 @@ import type { SpaceInfo } from './merge.js';
 import { provenanceFromJournal, type ChangeProvenance } from './provenance.js';
 import { completeLines, CONVERSATION_ID, type SyncSpace } from './space-io.js';
 import type { SyncState } from './state.js';
+import { localTombstones } from './tombstones.js';
 
 export interface Snapshot {
   entries: Map<string, TreeEntry>;
@@ -28,6 +29,7 @@ export function spaceJson(info: SpaceInfo): Buffer {
 }
 
 export async function snapshot(
+  dataDir: string,
   space: SyncSpace,
   git: GitStore,
   state: SyncState,
@@ -106,6 +108,17 @@ export async function snapshot(
   }
   seen.add('space.json');
   put(['space.json'], jsonOid);
+
+  for (const [name, bytes] of localTombstones(dataDir, space.id)) {
+    const segs = ['tombstones', name];
+    const oid = blobOid(bytes);
+    if (state.stat[keyOf(segs)]?.oid !== oid) {
+      await git.writeBlob(bytes);
+      state.stat[keyOf(segs)] = { size: bytes.length, mtime: 0, oid };
+    }
+    seen.add(keyOf(segs));
+    put(segs, oid);
+  }
 
   for (const key of Object.keys(state.stat)) if (!seen.has(key)) delete state.stat[key];
 

@@ -24,6 +24,8 @@ export interface SyncSpace {
   setInfo(patch: { name?: string; colour?: string }): Promise<void>;
   /** Conversations that sync changed on disk: the open store reloads them. */
   conversationsChanged?(ids: string[]): Promise<void> | void;
+  /** Forget permanently (a tombstone from another device): file, history, conversation copies, indexes. */
+  forget?(memoryPath: string): Promise<void>;
 }
 
 export const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -2,6 +2,7 @@
 // reaches the other, merges per file, conflicts keep both versions, and nothing is lost.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getAgent } from '../../../electron/core/agent/index.js';
+import { forgetEverywhere } from '../../../electron/core/forget.js';
 import { startGitServer, type GitServer } from '../../fixtures/git-server/index.js';
 import { device, removeAll, USER, type Device } from './support.js';
 
@@ -137,5 +138,26 @@ describe('sync engine', () => {
     // Journaled as coming from B, so it can be restored from History.
     const [del] = await a.core.ctx.memory.deleted();
     expect(del).toMatchObject({ actor: 'sync', device: 'desktop' });
+  });
+
+  it('"forget permanently" travels as a tombstone: the other device forgets the file and its history', async () => {
+    const [a, b] = await pair();
+    await a.core.ctx.memory.create('/memories/old-address.md', '- lived at 12 Elm Street\n', USER);
+    await a.sync.sync();
+    await b.sync.sync();
+    expect(await read(b, '/memories/old-address.md')).toBe('- lived at 12 Elm Street\n');
+    await forgetEverywhere(a.core.ctx, '/memories/old-address.md');
+    await a.sync.sync();
+    const rb = await b.sync.sync();
+    expect(rb.notes.join('\n')).toContain(
+      '/memories/old-address.md: forgotten permanently, as it was on laptop',
+    );
+    await expect(b.core.ctx.memory.read('/memories/old-address.md')).rejects.toThrow();
+    expect(await b.core.ctx.memory.history('/memories/old-address.md')).toEqual([]);
+    expect(JSON.stringify(await b.core.ctx.memory.journal())).not.toContain('old-address');
+    // Settled on both: no tombstone ping-pong, nothing comes back.
+    expect((await a.sync.sync()).outcome).toBe('up-to-date');
+    expect((await b.sync.sync()).outcome).toBe('up-to-date');
+    await expect(a.core.ctx.memory.read('/memories/old-address.md')).rejects.toThrow();
   });
 });
