@@ -36,6 +36,8 @@ export interface ApplyContext {
   report: SyncReport;
   base: Map<string, TreeEntry>;
   local: Map<string, TreeEntry>;
+  /** Told every 250 entries applied (a first sync of thousands of files shows its progress). */
+  progress?: (done: number, total: number) => void;
 }
 
 /** A display name for a tree path: the memory path, or the conversation file. */
@@ -56,8 +58,12 @@ export async function applyDecisions(
   const forgotten: string[] = [];
   // Tombstones first: a file another device forgot is forgotten here before anything else touches it.
   const isTombstone = (d: Decision): boolean => d.key.startsWith('tombstones/');
-  for (const d of [...decisions.filter(isTombstone), ...decisions.filter((d) => !isTombstone(d))]) {
-    if (d.kind === 'keep') continue;
+  const todo = [...decisions.filter(isTombstone), ...decisions.filter((d) => !isTombstone(d))].filter(
+    (d) => d.kind !== 'keep',
+  );
+  let done = 0;
+  for (const d of todo) {
+    if (++done % 250 === 0) ctx.progress?.(done, todo.length);
     const known =
       d.kind === 'keep-local'
         ? ctx.local.get(d.key)

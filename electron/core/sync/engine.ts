@@ -192,6 +192,9 @@ export class SpaceSync {
       report,
       base: baseEntries,
       local: snap.entries,
+      ...(options.onProgress
+        ? { progress: (done: number, total: number) => options.onProgress!('applying', done, total) }
+        : {}),
     };
     const decisions = decide(baseEntries, snap.entries, remoteEntries);
     options.onProgress?.('applying', 0, decisions.length);

@@ -29,6 +29,22 @@ export async function syncSpaceOf(core: Core, spaceId: string): Promise<SyncSpac
   };
 }
 
+/** Every change of a space (memory, by any actor, and conversations): what the scheduler batches. */
+export async function spaceChanges(
+  core: Core,
+  spaceId: string,
+): Promise<(listener: () => void) => () => void> {
+  const { ctx } = await core.spaces.open(spaceId);
+  return (listener) => {
+    const offMemory = ctx.memory.onChange(listener);
+    const offConversations = getAgent(ctx).store.onChange(listener);
+    return () => {
+      offMemory();
+      offConversations();
+    };
+  };
+}
+
 /** The sync of one space of this backend (its settings in DIR/sync/, its token through `cipher`). */
 export async function spaceSyncOf(core: Core, spaceId: string, cipher?: KeyCipher): Promise<SpaceSync> {
   return new SpaceSync(core.ctx.dataDir, await syncSpaceOf(core, spaceId), cipher);

@@ -3,4 +3,5 @@ export { SpaceSync, type SyncOptions } from './engine.js';
 export { defaultDeviceName, parseRemoteUrl, syncPaths, SYNC_FOLDER, type RemoteConfig } from './config.js';
 export { SyncError, type SyncConflict, type SyncErrorKind, type SyncReport } from './report.js';
 export { type SyncSpace } from './space-io.js';
-export { spaceSyncOf, syncSpaceOf } from './for-core.js';
+export { spaceChanges, spaceSyncOf, syncSpaceOf } from './for-core.js';
+export { SyncScheduler, type SyncStatus, DEFAULT_PERIOD_MS } from './scheduler.js';
