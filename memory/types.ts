@@ -205,6 +205,17 @@ export interface Memory {
   read(path: string): Promise<FileContent>;
   /** Save a whole file (the panel's editor, import). Creates missing parent folders. */
   write(path: string, content: string, baseVersion: BaseVersion, actor?: Actor): Promise<ChangeResult>;
+  /**
+   * Many whole-file saves as one change (one journal append, one disk sync): each file checked as by
+   * write() and refused alone (its outcome holds the MemoryError); the quota is checked for the whole set
+   * (then the call throws `quota` and writes nothing). Sync's pull uses it.
+   */
+  writeMany(
+    items: readonly { path: string; content: string; baseVersion: BaseVersion }[],
+    actor?: Actor,
+  ): Promise<
+    ({ ok: true; result: ChangeResult } | { ok: false; error: Error & { code: MemoryErrorCode } })[]
+  >;
   /** Create a new file; refuses (`exists`) if anything is already at that path. */
   create(path: string, content: string, actor?: Actor): Promise<ChangeResult>;
   /** Move a file or folder; never overwrites, never moves a folder into itself, never the root. */

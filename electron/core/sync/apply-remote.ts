@@ -13,6 +13,8 @@ import {
   applyConversation,
   applyMemory,
   Busy,
+  decodeUtf8,
+  readMemoryFile,
   forkConversation,
   memoryPathOf,
   Refused,
@@ -61,6 +63,7 @@ export async function applyDecisions(
   const todo = [...decisions.filter(isTombstone), ...decisions.filter((d) => !isTombstone(d))].filter(
     (d) => d.kind !== 'keep',
   );
+  const prepared = await writeMemoryBatches(ctx, todo);
   let done = 0;
   for (const d of todo) {
     if (++done % 250 === 0) ctx.progress?.(done, todo.length);
@@ -84,7 +87,9 @@ export async function applyDecisions(
     const shown = displayOf(segs);
     try {
       if (d.kind === 'take') {
-        const gone = await take(ctx, d.key, segs, d.remote, area);
+        const early = prepared.get(d.key);
+        if (early instanceof Error) throw early;
+        const gone = early === 'done' ? undefined : await take(ctx, d.key, segs, d.remote, area);
         if (gone) forgotten.push(gone);
         if (d.remote) result.set(d.key, d.remote);
         else result.delete(d.key);
@@ -144,6 +149,82 @@ export async function applyDecisions(
       result.delete(key);
   }
   return result;
+}
+
+const BATCH = 500;
+
+/**
+ * New or changed memory files from the remote, many to a change (one journal sync per batch, grouped by
+ * provenance): each checked as a single write would be, refused alone. Returns per key 'done' or the
+ * Refused/Busy to report; a key left out (a batch over the quota, an I/O error) goes the single path.
+ */
+async function writeMemoryBatches(ctx: ApplyContext, todo: Decision[]): Promise<Map<string, 'done' | Error>> {
+  const out = new Map<string, 'done' | Error>();
+  const groups = new Map<
+    string,
+    { actor: SyncActor; items: { key: string; path: string; content: string; baseVersion: string | null }[] }
+  >();
+  for (const d of todo) {
+    if (d.kind !== 'take' || !d.remote || areaOf(d.remote.segs) !== 'memory') continue;
+    const why = structuralRefusal(d.remote);
+    if (why) {
+      out.set(d.key, new Refused(why));
+      continue;
+    }
+    const foreign = ctx.state.foreign[d.key];
+    const expectOid = foreign ? foreign.localOid : (ctx.local.get(d.key)?.oid ?? null);
+    const p = memoryPathOf(d.remote.segs);
+    const bytes = await ctx.git.readBlob(d.remote.oid);
+    const cap = ctx.space.memory.limits.fileCapBytes;
+    if (bytes.length > cap) {
+      out.set(d.key, new Refused(`it is larger than the ${Math.round(cap / 1024)} KiB a memory file may be`));
+      continue;
+    }
+    const text = decodeUtf8(bytes);
+    if (text === null) {
+      out.set(d.key, new Refused('it is not UTF-8 text'));
+      continue;
+    }
+    let cur;
+    try {
+      cur = await readMemoryFile(ctx.space.memory, p);
+    } catch {
+      continue; // an unusual path (the single path refuses it with the memory's reason)
+    }
+    if ((cur ? blobOid(Buffer.from(cur.content, 'utf8')) : null) !== expectOid) {
+      out.set(d.key, new Busy('changed on this device meanwhile'));
+      continue;
+    }
+    if (cur?.content === text) {
+      out.set(d.key, 'done');
+      continue;
+    }
+    const actor = actorOf(ctx, d.key);
+    const id = JSON.stringify(actor);
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { actor, items: [] }));
+    group.items.push({ key: d.key, path: p, content: text, baseVersion: cur ? cur.version : null });
+  }
+  for (const { actor, items } of groups.values()) {
+    for (let i = 0; i < items.length; i += BATCH) {
+      const chunk = items.slice(i, i + BATCH);
+      let outcomes;
+      try {
+        outcomes = await ctx.space.memory.writeMany(chunk, actor);
+      } catch {
+        continue; // over the quota as a whole: each file then goes alone, and what does not fit is refused
+      }
+      outcomes.forEach((o, j) => {
+        const key = chunk[j]!.key;
+        if (o.ok) out.set(key, 'done');
+        else if (o.error.code === 'conflict') out.set(key, new Busy('changed on this device meanwhile'));
+        else if (o.error.code !== 'io' && o.error.code !== 'closed')
+          out.set(key, new Refused(o.error.message.replace(/^Error: /, '')));
+      });
+      ctx.progress?.(Math.min(i + BATCH, items.length), items.length);
+    }
+  }
+  return out;
 }
 
 function actorOf(ctx: ApplyContext, key: string): SyncActor {

@@ -121,9 +121,9 @@ export class SpaceSync {
     const snap = await snapshot(this.dataDir, this.space, this.git, state, device, treeSpaceId);
     let head = await this.git.ref('refs/heads/main');
     const headTree = head ? (await this.git.readCommit(head)).tree : null;
-    const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
     const localTree = await this.git.writeTree(snap.entries.values(), false);
     if (localTree !== headTree) {
+      const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
       await this.git.writeTree(snap.entries.values());
       const changes = changedKeys(headEntries, snap.entries).map((key) =>
         provenanceOf(key, snap.provenance, device),

@@ -4,6 +4,9 @@
 // read without being interpreted and kept as they are in the trees this device writes back.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { writePack } from './pack-writer.js';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 
@@ -15,6 +18,8 @@ export interface TreeEntry {
 }
 
 export const FILE_MODE = '100644';
+/** From this many new blobs on, one pack instead of loose objects. */
+const PACK_FROM = 64;
 const TREE_MODE = '40000';
 
 export interface RemoteAuth {
@@ -54,11 +59,43 @@ export class GitStore {
     await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: 'main' });
   }
 
+  private readonly madeDirs = new Set<string>();
+  /** Blobs written since the last flush: kept here, then written together (pack-writer.ts). */
+  private readonly pending = new Map<string, Buffer>();
+
+  /** Queues a blob (written by the next flush, which every tree write and commit makes first). */
   async writeBlob(content: Buffer): Promise<string> {
-    return git.writeBlob({ fs, gitdir: this.gitdir, blob: content });
+    const oid = blobOid(content);
+    this.pending.set(oid, content);
+    return oid;
+  }
+
+  /** Writes the queued blobs: a few as loose objects, many as one pack. */
+  flush(): void {
+    if (this.pending.size === 0) return;
+    if (this.pending.size >= PACK_FROM) {
+      writePack(this.gitdir, this.pending);
+    } else {
+      for (const [oid, content] of this.pending) this.writeLoose(oid, content);
+    }
+    this.pending.clear();
+  }
+
+  private writeLoose(oid: string, content: Buffer): void {
+    const dir = path.join(this.gitdir, 'objects', oid.slice(0, 2));
+    const file = path.join(dir, oid.slice(2));
+    if (fs.existsSync(file)) return;
+    if (!this.madeDirs.has(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, deflateSync(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content])));
+    fs.renameSync(tmp, file);
   }
 
   async hasObject(oid: string): Promise<boolean> {
+    if (this.pending.has(oid)) return true;
     try {
       await git.readObject({ fs, gitdir: this.gitdir, oid, format: 'deflated', cache: this.cache });
       return true;
@@ -68,6 +105,8 @@ export class GitStore {
   }
 
   async readBlob(oid: string): Promise<Buffer> {
+    const queued = this.pending.get(oid);
+    if (queued) return queued;
     const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache });
     return Buffer.from(blob);
   }
@@ -97,6 +136,7 @@ export class GitStore {
       }
       d.files.set(e.segs.at(-1)!, { mode: e.mode, oid: e.oid });
     }
+    if (write) this.flush();
     const emit = async (d: Dir): Promise<string> => {
       const rows: { name: string; mode: string; oid: string; sortKey: string }[] = [];
       for (const [name, sub] of d.dirs) {
@@ -167,6 +207,7 @@ export class GitStore {
     device: string;
     at: number;
   }): Promise<string> {
+    this.flush();
     const who = {
       name: options.device,
       email: 'mnemo@localhost',

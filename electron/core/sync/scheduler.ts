@@ -7,7 +7,7 @@ import type { SpaceSync } from './engine.js';
 import { SyncError, type SyncErrorKind, type SyncReport } from './report.js';
 
 export const DEFAULT_PERIOD_MS = 60_000;
-export const DEFAULT_DEBOUNCE_MS = 3_000;
+export const DEFAULT_DEBOUNCE_MS = 2_000;
 
 export type SyncStatus =
   | { state: 'off' }

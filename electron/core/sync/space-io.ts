@@ -104,7 +104,7 @@ export async function applyMemory(
   }
 }
 
-function decodeUtf8(b: Buffer): string | null {
+export function decodeUtf8(b: Buffer): string | null {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(b);
   } catch {
