@@ -227,12 +227,27 @@ export class GitStore {
     });
   }
 
+  private readonly commits = new Map<string, { tree: string; parents: string[]; message: string }>();
+
+  /** A commit (kept once read: commits never change, and the idle check reads the head's each time). */
   async readCommit(oid: string): Promise<{ tree: string; parents: string[]; message: string }> {
+    const known = this.commits.get(oid);
+    if (known) return known;
     const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache });
-    return { tree: commit.tree, parents: commit.parent, message: commit.message };
+    const out = { tree: commit.tree, parents: commit.parent, message: commit.message };
+    if (this.commits.size > 1_000) this.commits.clear();
+    this.commits.set(oid, out);
+    return out;
   }
 
   async ref(name: string): Promise<string | null> {
+    // Our own refs are loose files (writeRef): read at once, without isomorphic-git's packed-refs walk.
+    try {
+      const direct = fs.readFileSync(path.join(this.gitdir, name), 'utf8').trim();
+      if (/^[0-9a-f]{40}$/.test(direct)) return direct;
+    } catch {
+      // not a loose ref: ask isomorphic-git
+    }
     try {
       return await git.resolveRef({ fs, gitdir: this.gitdir, ref: name });
     } catch {

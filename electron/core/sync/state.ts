@@ -28,9 +28,19 @@ export type SyncState = z.infer<typeof stateSchema>;
 
 export function loadState(file: string): SyncState {
   const parsed = stateSchema.safeParse(readJson(file));
-  return parsed.success ? parsed.data : { v: 1, stat: {}, foreign: {} };
+  const state: SyncState = parsed.success ? parsed.data : { v: 1, stat: {}, foreign: {} };
+  const { lastSyncAt: _at, ...rest } = state;
+  written.set(file, JSON.stringify(rest));
+  return state;
 }
 
+const written = new Map<string, string>();
+
+/** Saves the state, unless it is what this process last read or wrote there (an idle sync writes nothing). */
 export function saveState(file: string, state: SyncState): void {
+  const { lastSyncAt: _at, ...rest } = state;
+  const key = JSON.stringify(rest);
+  if (written.get(file) === key) return;
   writePrivate(file, JSON.stringify(state));
+  written.set(file, key);
 }
