@@ -6,8 +6,15 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { lockFile } from '../conversations/lock.js';
+import {
+  conflictDetail,
+  listConflicts,
+  resolveConflict,
+  type ConflictDetail,
+  type Resolution,
+} from './conflicts.js';
 import { applyDecisions, displayOf, parseSpaceInfo, type ApplyContext } from './apply-remote.js';
-import { SyncConfigStore, syncPaths, writePrivate, readJson, type SyncPaths } from './config.js';
+import { SyncConfigStore, syncPaths, writePrivate, type SyncPaths } from './config.js';
 import { GitStore, keyOf, RemoteError, type RemoteAuth, type TreeEntry } from './git-store.js';
 import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
@@ -47,8 +54,17 @@ export class SpaceSync {
   }
 
   conflicts(): SyncConflict[] {
-    const list = readJson(this.paths.conflictsFile);
-    return Array.isArray(list) ? (list as SyncConflict[]) : [];
+    return listConflicts(this.paths);
+  }
+
+  /** One open conflict with both versions and a merged draft (the memory panel's card). */
+  conflict(id: string): Promise<ConflictDetail> {
+    return conflictDetail(this.paths, this.space.memory, id);
+  }
+
+  /** Keep mine, keep theirs, or an edited text; the next sync sends the result. */
+  resolve(id: string, how: Resolution): Promise<void> {
+    return resolveConflict(this.paths, this.space.memory, id, how);
   }
 
   private auth(): RemoteAuth {

@@ -81,6 +81,22 @@ describe('sync engine', () => {
     expect(await read(b, '/memories/f.md')).toBe('- city: Nice\n');
     const [c] = b.sync.conflicts();
     expect(c).toMatchObject({ path: '/memories/f.md', device: 'laptop' });
+    // The card: both versions and a draft; the model's folder holds no marker.
+    const detail = await b.sync.conflict(c!.id);
+    expect(detail).toMatchObject({ mine: '- city: Nice\n', theirs: '- city: Lyon\n' });
+    expect(detail.draft).toContain('<<<<<<< this device');
+    expect(await read(b, '/memories/f.md')).not.toContain('<<<<<<<');
+    // While it is open, B holds both versions (A takes B's file, its own waits on B until resolved).
+    await a.sync.sync();
+    expect(await read(a, '/memories/f.md')).toBe('- city: Nice\n');
+    expect(b.sync.conflicts()).toHaveLength(1);
+    // Keep theirs: saved on B, and it travels back.
+    await b.sync.resolve(c!.id, { keep: 'theirs' });
+    expect(b.sync.conflicts()).toEqual([]);
+    expect(await read(b, '/memories/f.md')).toBe('- city: Lyon\n');
+    await b.sync.sync();
+    await a.sync.sync();
+    expect(await read(a, '/memories/f.md')).toBe('- city: Lyon\n');
   });
 
   it('a conversation changed on both devices is kept twice, never interleaved, and not copied again', async () => {
