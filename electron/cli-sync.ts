@@ -6,14 +6,7 @@
 // needs --yes. A chat run in a space with a remote syncs at its start and its end (chatSync).
 import type { Core } from './core/create-core.js';
 import { PERSONAL_ID } from './core/spaces/index.js';
-import {
-  defaultDeviceName,
-  parseRemoteUrl,
-  spaceSyncOf,
-  SyncError,
-  type SpaceSync,
-  type SyncReport,
-} from './core/sync/index.js';
+import { parseRemoteUrl, spaceSyncOf, SyncError, SyncService, type SyncReport } from './core/sync/index.js';
 
 export const syncOptions = {
   'sync-remote': { type: 'string' },
@@ -84,7 +77,7 @@ export async function runSyncCommand(
   const label = (await core.spaces.registry.get(spaceId))?.name ?? 'Personal';
   try {
     if (command.kind === 'remote') {
-      const joined = await join(core, sync, spaceId, label, command, env, out, err);
+      const joined = await join(core, spaceId, label, command, env, out, err);
       if (joined !== 0) return joined;
     } else if (!sync.configured()) {
       err(`The space “${label}” has no sync remote: set one with --sync-remote URL.`);
@@ -106,7 +99,6 @@ export async function runSyncCommand(
 
 async function join(
   core: Core,
-  sync: SpaceSync,
   spaceId: string,
   label: string,
   command: Extract<SyncCommand, { kind: 'remote' }>,
@@ -114,14 +106,13 @@ async function join(
   out: Print,
   err: Print,
 ): Promise<number> {
-  let parsed;
+  let username: string | undefined;
   try {
-    parsed = parseRemoteUrl(command.url);
+    username = parseRemoteUrl(command.url).username ?? env.MNEMO_SYNC_USER?.trim();
   } catch (error) {
     err((error as Error).message);
     return 2;
   }
-  const username = parsed.username ?? env.MNEMO_SYNC_USER?.trim();
   const token = env.MNEMO_SYNC_TOKEN?.trim();
   if (!token) {
     err('Give the token in MNEMO_SYNC_TOKEN (it is stored owner-only on this device and never shown again).');
@@ -131,37 +122,25 @@ async function join(
     err('Give the user name in the address (https://USER@host/...) or in MNEMO_SYNC_USER.');
     return 2;
   }
-  const previous = sync.config.remote();
-  const device = env.MNEMO_SYNC_DEVICE?.trim() || previous?.device || defaultDeviceName();
-  sync.config.setRemote({ url: parsed.url, username, device });
-  sync.config.setToken(token);
-  try {
-    const remote = await sync.inspectRemote();
-    if (remote.otherSpace) {
-      const { conversations, memoryFiles } = await countOf(core, spaceId);
-      if ((conversations > 0 || memoryFiles > 0) && !command.yes) {
-        sync.config.disconnect();
-        err(
-          `The remote holds another space, “${remote.otherSpace.name}”. Joining merges it into “${label}” ` +
-            `(${memoryFiles} memory files, ${conversations} conversations here): nothing is deleted, files ` +
-            `both hold are merged or kept twice. Run again with --yes to join.`,
-        );
-        return 2;
-      }
-      sync.adoptRemoteSpace(remote.otherSpace.id);
-    }
-  } catch (error) {
-    sync.config.disconnect();
-    throw error;
+  const device = env.MNEMO_SYNC_DEVICE?.trim();
+  const result = await new SyncService(core).join(spaceId, {
+    url: command.url,
+    token,
+    username,
+    ...(device ? { device } : {}),
+    confirmOtherSpace: command.yes,
+  });
+  if (!result.joined) {
+    err(
+      `The remote holds another space, “${result.otherSpace.name}”. Joining merges it into “${label}” ` +
+        `(${result.memoryFiles} memory files, ${result.conversations} conversations here): nothing is ` +
+        `deleted, files both hold are merged or kept twice. Run again with --yes to join.`,
+    );
+    return 2;
   }
-  out(`“${label}” now syncs with ${parsed.url} as “${device}”.`);
+  out(`“${label}” now syncs with ${result.url} as “${result.device}”.`);
   out('Its memory and conversations on the remote are as readable as the remote is.');
   return 0;
-}
-
-async function countOf(core: Core, spaceId: string): Promise<{ conversations: number; memoryFiles: number }> {
-  const all = await core.spaces.listWithCounts();
-  return all.find((s) => s.id === spaceId) ?? { conversations: 0, memoryFiles: 0 };
 }
 
 async function spaceIdOf(core: Core, name: string | undefined, create: boolean): Promise<string | undefined> {

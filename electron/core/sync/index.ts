@@ -5,3 +5,5 @@ export { SyncError, type SyncConflict, type SyncErrorKind, type SyncReport } fro
 export { type SyncSpace } from './space-io.js';
 export { spaceChanges, spaceSyncOf, syncSpaceOf } from './for-core.js';
 export { SyncScheduler, type SyncStatus, DEFAULT_PERIOD_MS } from './scheduler.js';
+export { SyncService, BEFORE_CONVERSATION_MS, type JoinInput, type JoinResult } from './service.js';
+export { type ConflictDetail, type Resolution } from './conflicts.js';

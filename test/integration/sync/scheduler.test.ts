@@ -3,7 +3,18 @@
 // the test waits for the outcome.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAL_ID } from '../../../electron/core/spaces/index.js';
-import { spaceChanges, SyncScheduler, type SyncStatus } from '../../../electron/core/sync/index.js';
+import {
+  spaceChanges,
+  SyncScheduler,
+  SyncService,
+  type SyncStatus,
+} from '../../../electron/core/sync/index.js';
+import { createCore } from '../../../electron/core/create-core.js';
+import { testHost } from '../agent/harness.js';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_TOKEN, DEFAULT_USER } from '../../fixtures/git-server/index.js';
 import { startGitServer, type GitServer } from '../../fixtures/git-server/index.js';
 import { device, removeAll, USER } from './support.js';
 
@@ -83,6 +94,46 @@ describe('sync scheduler', () => {
       await sa.stop();
       await a.close();
       removeAll(a.dataDir);
+    }
+  });
+
+  it('the service: join, status, a new conversation waits for what the other device learned, disconnect', async () => {
+    const url = server.createRepo('service');
+    const dirs = [0, 1].map(() => mkdtempSync(path.join(os.tmpdir(), 'mnemo-sync-service-')));
+    const [ca, cb] = await Promise.all(
+      dirs.map((dataDir) => createCore({ dataDir, host: testHost, env: {} })),
+    );
+    const a = new SyncService(ca!, { periodMs: 60_000, debounceMs: 100 });
+    const b = new SyncService(cb!, { periodMs: 60_000, debounceMs: 60_000 });
+    const seen: SyncStatus[] = [];
+    b.onStatus((_id, s) => seen.push(s));
+    try {
+      await a.start();
+      await b.start();
+      const auth = { url, token: DEFAULT_TOKEN, username: DEFAULT_USER };
+      expect(await a.join(PERSONAL_ID, { ...auth, device: 'laptop' })).toMatchObject({
+        joined: true,
+        device: 'laptop',
+      });
+      expect(await b.join(PERSONAL_ID, { ...auth, device: 'desktop' })).toMatchObject({ joined: true });
+      await ca!.ctx.memory.create('/memories/new.md', '- learned on the laptop\n', USER);
+      await a.syncNow(PERSONAL_ID);
+      // B's own checks are a minute apart: the conversation start brings it.
+      await b.beforeConversation(PERSONAL_ID, 30_000);
+      expect((await cb!.ctx.memory.read('/memories/new.md')).content).toBe('- learned on the laptop\n');
+      expect(b.status(PERSONAL_ID).state).toBe('synced');
+      expect(seen.some((s) => s.state === 'syncing')).toBe(true);
+      await b.disconnect(PERSONAL_ID);
+      expect(b.status(PERSONAL_ID)).toEqual({ state: 'off' });
+      expect((await b.of(PERSONAL_ID)).configured()).toBe(false);
+      // The data stays.
+      expect((await cb!.ctx.memory.read('/memories/new.md')).content).toBe('- learned on the laptop\n');
+    } finally {
+      await a.stop();
+      await b.stop();
+      await ca!.close();
+      await cb!.close();
+      removeAll(...dirs);
     }
   });
 });
