@@ -93,7 +93,7 @@ async function twoDevices(): Promise<{ a: string; b: string; url: string; repo: 
 
 const FACT = '- Allergic to peanuts: never suggest dishes with peanuts.\n';
 
-describe('sync through the CLI', () => {
+describe('sync through the CLI', { timeout: 180_000 }, () => {
   it("a fact A remembers is in B's next backfill", async () => {
     const { a, b } = await twoDevices();
     fake.reset();

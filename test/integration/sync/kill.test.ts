@@ -76,7 +76,7 @@ function files(dir: string): Map<string, string> {
 const conversations = (dir: string) =>
   readdirSync(path.join(dir, 'conversations')).filter((n) => n.endsWith('.jsonl'));
 
-describe('SIGKILL mid-sync', () => {
+describe('SIGKILL mid-sync', { timeout: 180_000 }, () => {
   it('the next sync completes; nothing lost, nothing duplicated', async () => {
     const url = server.createRepo('kill');
     const a = mkdtempSync(path.join(tmpdir(), 'mnemo-sync-kill-a-'));
