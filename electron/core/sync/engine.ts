@@ -137,6 +137,15 @@ export class SpaceSync {
     const snap = await snapshot(this.dataDir, this.space, this.git, state, device, treeSpaceId);
     let head = await this.git.ref('refs/heads/main');
     const headTree = head ? (await this.git.readCommit(head)).tree : null;
+    if (snap.held.length > 0) {
+      // Held back: the tree keeps what the remote last had of the file (or nothing), never the new text.
+      const before = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
+      for (const h of snap.held) {
+        const e = before.get(h.key);
+        if (e) snap.entries.set(h.key, e);
+        report.held.push({ path: h.path, reason: `${h.reason}; not sent: take it out and it syncs` });
+      }
+    }
     const localTree = await this.git.writeTree(snap.entries.values(), false);
     if (localTree !== headTree) {
       const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();

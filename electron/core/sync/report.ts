@@ -9,6 +9,8 @@ export interface SyncReport {
   sent: string[];
   conflicts: { path: string; device: string }[];
   refused: { path: string; reason: string }[];
+  /** This device's files not sent (a credential another program wrote into one), with why. */
+  held: { path: string; reason: string }[];
   /** Not applied yet (a conversation answering, a file changed meanwhile): the next sync tries again. */
   pending: { path: string; reason: string }[];
   notes: string[];
@@ -44,6 +46,7 @@ export const emptyReport = (): SyncReport => ({
   sent: [],
   conflicts: [],
   refused: [],
+  held: [],
   pending: [],
   notes: [],
 });

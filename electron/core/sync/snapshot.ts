@@ -4,6 +4,7 @@
 // stats, and reads nothing.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { detectSecret } from '../../../memory/index.js';
 import { blobOid, FILE_MODE, keyOf, type GitStore, type TreeEntry } from './git-store.js';
 import type { SpaceInfo } from './merge.js';
 import { provenanceFromJournal, type ChangeProvenance } from './provenance.js';
@@ -17,6 +18,8 @@ export interface Snapshot {
   provenance: Map<string, ChangeProvenance>;
   journalHead: string | undefined;
   info: SpaceInfo;
+  /** Memory files not sent because they look like they hold a credential (another program wrote it). */
+  held: { key: string; path: string; reason: string }[];
 }
 
 /**
@@ -61,16 +64,26 @@ export async function snapshot(
     size: number,
     mtime: number,
     read: () => Promise<Buffer>,
+    scan = false,
   ): Promise<string> => {
     seen.add(key);
     const c = state.stat[key];
     if (c && !dirtyAll && c.size === size && c.mtime === mtime && !provenance.has(key)) return c.oid;
     const content = await read();
     const oid = blobOid(content);
-    if (!(c && c.oid === oid)) await git.writeBlob(content);
-    state.stat[key] = { size, mtime, oid };
+    // A memory file with a credential in it (written by another program: the memory's own writes refuse
+    // one) stays on this device: a remote is as readable as its host makes it.
+    const finding = scan ? detectSecret(content.toString('utf8')) : null;
+    if (!finding && !(c && c.oid === oid)) await git.writeBlob(content);
+    state.stat[key] = {
+      size,
+      mtime,
+      oid,
+      ...(finding ? { held: `it looks like it holds ${finding.detector} (line ${finding.line})` } : {}),
+    };
     return oid;
   };
+  const held: Snapshot['held'] = [];
 
   for (const e of await space.memory.list()) {
     if (e.kind !== 'file') continue;
@@ -78,7 +91,10 @@ export async function snapshot(
     const key = keyOf(segs);
     const read = async (): Promise<Buffer> => Buffer.from((await space.memory.read(e.path)).content, 'utf8');
     try {
-      put(segs, await cached(key, e.size, Date.parse(e.modifiedAt), read));
+      const oid = await cached(key, e.size, Date.parse(e.modifiedAt), read, true);
+      const why = state.stat[key]?.held;
+      if (why) held.push({ key, path: e.path, reason: why });
+      else put(segs, oid);
     } catch {
       // Gone or unreadable since the listing: not part of this snapshot (the next one sees it).
     }
@@ -132,5 +148,5 @@ export async function snapshot(
     }
     entries.set(key, { segs: f.segs, mode: f.mode, oid: f.oid });
   }
-  return { entries, provenance, journalHead: journal[0]?.id ?? state.lastJournalId, info };
+  return { entries, provenance, journalHead: journal[0]?.id ?? state.lastJournalId, info, held };
 }

@@ -18,7 +18,16 @@ export type ForeignEntry = z.infer<typeof foreignSchema>;
 
 const stateSchema = z.object({
   v: z.literal(1),
-  stat: z.record(z.string(), z.object({ size: z.number(), mtime: z.number(), oid: z.string() })),
+  stat: z.record(
+    z.string(),
+    z.object({
+      size: z.number(),
+      mtime: z.number(),
+      oid: z.string(),
+      /** The file looks like it holds a credential (the detector's words): it is not sent. */
+      held: z.string().optional(),
+    }),
+  ),
   foreign: z.record(z.string(), foreignSchema),
   lastJournalId: z.string().optional(),
   lastRemote: z.string().optional(),

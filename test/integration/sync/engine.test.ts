@@ -1,5 +1,7 @@
 // The sync engine between two real backends through the loopback git server: what one device changes
 // reaches the other, merges per file, conflicts keep both versions, and nothing is lost.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getAgent } from '../../../electron/core/agent/index.js';
 import { forgetEverywhere } from '../../../electron/core/forget.js';
@@ -175,5 +177,29 @@ describe('sync engine', () => {
     expect((await a.sync.sync()).outcome).toBe('up-to-date');
     expect((await b.sync.sync()).outcome).toBe('up-to-date');
     await expect(a.core.ctx.memory.read('/memories/old-address.md')).rejects.toThrow();
+  });
+
+  it('a file another program wrote a credential into is not sent, and says why', async () => {
+    const [a, b, repo] = await pair();
+    await a.core.ctx.memory.create('/memories/notes.md', '- plain\n', USER);
+    await a.sync.sync();
+    await b.sync.sync();
+    const token = 'ghp_' + 'aB1cD2eF3gH4iJ5kL6mN7oP8qR9sT0uV1wX2';
+    writeFileSync(path.join(a.core.ctx.memory.root, 'notes.md'), `- plain\n- token: ${token}\n`);
+    writeFileSync(path.join(a.core.ctx.memory.root, 'leak.md'), `${token}\n`);
+    const ra = await a.sync.sync();
+    expect(ra.held.map((h) => h.path).sort()).toEqual(['/memories/leak.md', '/memories/notes.md']);
+    expect(ra.held[0]!.reason).toContain('GitHub');
+    // Not anywhere on the remote, history included.
+    expect(server.git(repo, ['log', '-p', '--all'])).not.toContain('ghp_');
+    await b.sync.sync();
+    expect(await read(b, '/memories/notes.md')).toBe('- plain\n');
+    await expect(b.core.ctx.memory.read('/memories/leak.md')).rejects.toThrow();
+    // Taken out: it syncs.
+    writeFileSync(path.join(a.core.ctx.memory.root, 'notes.md'), '- plain\n- no token here\n');
+    const again = await a.sync.sync();
+    expect(again.held.map((h) => h.path)).toEqual(['/memories/leak.md']);
+    await b.sync.sync();
+    expect(await read(b, '/memories/notes.md')).toBe('- plain\n- no token here\n');
   });
 });
