@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from './core/app-version.js';
 import { createCore, type Core } from './core/create-core.js';
+import { SyncService } from './core/sync/index.js';
 import { resolveDataDir } from './core/data-dir.js';
 import { createBrowserHost } from './core/host-browser.js';
 import { startWebServer, type WebServer } from './web.js';
@@ -97,6 +98,10 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     throw error;
   }
   core.log.info('browser mode started', { port: server.port });
+  // Spaces with a git remote sync in the background while the app runs, and once more before it stops.
+  const sync = new SyncService(core);
+  core.onClose(() => sync.stop());
+  sync.start().catch((error: unknown) => core.log.warn('sync not started', { error }));
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

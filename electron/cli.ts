@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run chat -- [--data-dir DIR] [--model M] [--context native|local|off] [--compact-at TOKENS]
 // [--keep-tool-results N] [--max-turns N] [--no-memory] [--continue] [--space NAME] "message"`, and the
-// space commands of cli-spaces.ts (--spaces, --rename-space, --delete-space): the headless face. It runs
+// space commands of cli-spaces.ts (--spaces, --rename-space, --delete-space) and the sync commands of
+// cli-sync.ts (--sync-remote, --sync): the headless face. It runs
 // the same backend as the app (createCore) and prints the loop as it happens, then `Final answer:` and the
 // text. Exit codes: 0 done, 1 the run failed, 2 bad usage, 3 no API key, 130 interrupted.
 import { createInterface } from 'node:readline/promises';
@@ -23,6 +24,14 @@ import {
   spaceOptions,
   type SpaceCommand,
 } from './cli-spaces.js';
+import {
+  chatSync,
+  runSyncCommand,
+  SYNC_USAGE,
+  syncCommandOf,
+  syncOptions,
+  type SyncCommand,
+} from './cli-sync.js';
 
 // Named the way the user ran it: through npm (`npm run chat --`) or as the installed `mnemo` command.
 const COMMAND = process.env.npm_lifecycle_event === 'chat' ? 'npm run chat --' : 'mnemo';
@@ -38,6 +47,7 @@ const USAGE = `Usage: ${COMMAND} [options] "message"
   --no-memory               a temporary conversation: no memory loaded, no memory tools
   --continue                continue the most recent conversation (of the space) instead of starting a new one
 ${SPACE_USAGE}
+${SYNC_USAGE}
   -h, --help                this text
 
 Needs ANTHROPIC_API_KEY (or a key saved in the app). ANTHROPIC_BASE_URL points it at another endpoint.`;
@@ -61,7 +71,9 @@ function int(name: string, value: string | undefined, min: number, max: number):
   return n;
 }
 
-function parse(argv: string[]): CliArgs | (SpaceCommand & { dataDir: string | undefined }) | 'help' {
+type Command = (SpaceCommand | SyncCommand) & { dataDir: string | undefined };
+
+function parse(argv: string[]): CliArgs | Command | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -78,6 +90,7 @@ function parse(argv: string[]): CliArgs | (SpaceCommand & { dataDir: string | un
         continue: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...spaceOptions,
+        ...syncOptions,
       },
     });
   } catch (error) {
@@ -85,6 +98,14 @@ function parse(argv: string[]): CliArgs | (SpaceCommand & { dataDir: string | un
   }
   const v = parsed.values;
   if (v.help) return 'help';
+  const syncCommand = syncCommandOf(v, parsed.positionals, (m) => new UsageError(m));
+  if (syncCommand) {
+    if (v.spaces || v['rename-space'] !== undefined || v['delete-space'] !== undefined)
+      throw new UsageError(
+        'The sync commands cannot be used with --spaces, --rename-space or --delete-space.',
+      );
+    return { ...syncCommand, dataDir: v['data-dir'] };
+  }
   const command = spaceCommandOf(v, parsed.positionals, (m) => new UsageError(m));
   if (command) return { ...command, dataDir: v['data-dir'] };
   const message = parsed.positionals.join(' ').trim();
@@ -144,6 +165,8 @@ async function main(): Promise<number> {
   const core = await createCore({ dataDir: resolveDataDir({ flag: args.dataDir }), host: cliHost });
   if ('kind' in args) {
     try {
+      if (args.kind === 'remote' || args.kind === 'sync')
+        return await runSyncCommand(core, args, process.env, out, err);
       return await runSpaceCommand(core, args, out, err);
     } finally {
       await core.close();
@@ -163,8 +186,13 @@ async function main(): Promise<number> {
     const agent = getAgent(space.ctx);
     agent.configure(args.overrides);
     await agent.store.init();
+    // With a remote: what the other devices learned arrives before the memory is loaded, and what this
+    // run changed leaves at its end.
+    await chatSync(core, space.id, err);
     const conversationId = args.continue ? agent.store.list()[0]?.id : undefined;
-    return await chat(space, args, conversationId);
+    const code = await chat(space, args, conversationId);
+    await chatSync(core, space.id, err);
+    return code;
   } finally {
     // Closes the agent too: pending conversation appends are flushed before the process exits.
     await core.close();

@@ -29,6 +29,8 @@ export function toPublicEntry(k: Kernel, r: JournalRecord): JournalEntry {
   if (r.conversationTitle) e.conversationTitle = r.conversationTitle;
   if (r.toolUseId) e.toolUseId = r.toolUseId;
   if (r.messageId) e.messageId = r.messageId;
+  if (r.device) e.device = r.device;
+  if (r.origin) e.origin = r.origin;
   return e;
 }
 

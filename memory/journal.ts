@@ -18,6 +18,9 @@ export interface JournalRecord {
   conversationTitle?: string;
   toolUseId?: string;
   messageId?: string;
+  /** Arrived by sync (actor 'sync'): from which device, made there by whom. */
+  device?: string;
+  origin?: 'agent' | 'user' | 'external' | 'import' | 'system';
   command: string;
   path: string;
   newPath?: string;

@@ -257,6 +257,12 @@ export class Kernel {
       rec.toolUseId = actor.toolUseId;
       if (actor.messageId) rec.messageId = actor.messageId;
       if (actor.conversationTitle) rec.conversationTitle = actor.conversationTitle;
+    } else if (actor.kind === 'sync') {
+      rec.device = actor.device;
+      if (actor.origin) rec.origin = actor.origin;
+      if (actor.conversationId) rec.conversationId = actor.conversationId;
+      if (actor.conversationTitle) rec.conversationTitle = actor.conversationTitle;
+      if (actor.toolUseId) rec.toolUseId = actor.toolUseId;
     }
     if (actor.kind === 'user') {
       if (actor.fromSpace) rec.fromSpace = { id: actor.fromSpace.id, name: actor.fromSpace.name };

@@ -20,7 +20,7 @@ import { Kernel } from './kernel.js';
 import { deletePath, renamePath } from './mutations.js';
 import { parseMemoryPath, ROOT } from './paths.js';
 import { recoverAtStartup } from './recovery.js';
-import { createFile, writeFile } from './save.js';
+import { createFile, writeFile, writeFiles, type FileWrite, type FileWriteOutcome } from './save.js';
 import { loadState, saveState } from './state.js';
 import { createTool } from './tool.js';
 import { scanDir } from './tree.js';
@@ -141,6 +141,10 @@ class MemoryStore implements Memory {
     actor: Actor = { kind: 'user' },
   ): Promise<ChangeResult> {
     return writeFile(this.k, input, content, baseVersion, actor);
+  }
+
+  writeMany(items: readonly FileWrite[], actor: Actor = { kind: 'user' }): Promise<FileWriteOutcome[]> {
+    return writeFiles(this.k, items, actor);
   }
 
   create(input: string, content: string, actor: Actor = { kind: 'user' }): Promise<ChangeResult> {

@@ -5,7 +5,7 @@ import { checkContent, checkName, checkSecrets, checkText, decodeUtf8, sha256 } 
 import { MemoryError } from './errors.js';
 import { lstatOrNull } from './fs-safe.js';
 import { current, preflightNew } from './checks.js';
-import type { Kernel } from './kernel.js';
+import type { Kernel, Step } from './kernel.js';
 import { parseMemoryPath, ROOT, type ParsedPath } from './paths.js';
 import type { Actor, BaseVersion, ChangeResult } from './types.js';
 
@@ -135,4 +135,85 @@ export async function editFile(
       };
     },
   });
+}
+
+/** One file of writeFiles: its whole new content, and the version it must still have (as for write). */
+export interface FileWrite {
+  path: string;
+  content: string;
+  baseVersion: BaseVersion;
+}
+
+export type FileWriteOutcome = { ok: true; result: ChangeResult } | { ok: false; error: MemoryError };
+
+/**
+ * Many whole-file saves as one change: one journal append (one disk sync) for all of them, which is what
+ * makes sync's first pull of thousands of files take seconds, not minutes. Each file gets every check a
+ * single write gets (path, size, UTF-8, version, secrets, name, links, a case twin); one that fails is
+ * refused alone, with its reason, and the others go on. The quota is checked for the whole set.
+ */
+export async function writeFiles(
+  k: Kernel,
+  items: readonly FileWrite[],
+  actor: Actor,
+): Promise<FileWriteOutcome[]> {
+  const outcomes: (FileWriteOutcome | undefined)[] = items.map(() => undefined);
+  const refuse = (i: number, error: unknown): void => {
+    if (!(error instanceof MemoryError)) throw error;
+    outcomes[i] = { ok: false, error };
+  };
+  const valid: { i: number; p: ParsedPath }[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    try {
+      const p = parseMemoryPath(item.path);
+      if (p.segments.length === 0)
+        throw new MemoryError('not_a_file', `${ROOT} is the memory folder, not a file.`);
+      // Two files of one set that one case-insensitive system would take for one name.
+      const folded = p.path.normalize('NFKC').toLowerCase();
+      if (seen.has(folded))
+        throw new MemoryError('invalid_path', `${p.path} is given twice (or differs only in letter case).`);
+      seen.add(folded);
+      checkText(p.path, item.content, k.limits);
+      valid.push({ i, p });
+    } catch (error) {
+      refuse(i, error);
+    }
+  });
+  if (valid.length > 0) {
+    await k.transact({
+      paths: valid.map((v) => v.p.path),
+      errorPath: valid[0]!.p.path,
+      async prepare() {
+        const records = [];
+        const blobs = new Map<string, Buffer>();
+        const steps: Step[] = [];
+        for (const { i, p } of valid) {
+          const item = items[i]!;
+          try {
+            const cur = await current(k, p);
+            const base = item.baseVersion;
+            if (base !== 'any' && (base === null ? cur !== null : cur?.hash !== base)) {
+              throw new MemoryError('conflict', `${p.path} changed meanwhile.`);
+            }
+            checkSecrets(p.path, cur ? cur.bytes.toString('utf8') : '', item.content);
+            if (!cur) checkName(p.path);
+            if (!cur) await preflightNew(k, p);
+            const mine = Buffer.from(item.content, 'utf8');
+            const hash = sha256(mine);
+            const rec = k.record(actor, cur ? 'write' : 'create', p.path, cur?.hash ?? null, hash);
+            records.push(rec);
+            blobs.set(hash, mine);
+            if (cur) blobs.set(cur.hash, cur.bytes);
+            steps.push({ kind: 'put', path: p, bytes: mine, hash, oldSize: cur?.size ?? 0 });
+            outcomes[i] = { ok: true, result: { version: hash, journalId: rec.id } };
+          } catch (error) {
+            refuse(i, error);
+          }
+        }
+        return { records, blobs, steps, result: undefined };
+      },
+    });
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new MemoryError('io', 'Not written.') });
 }

@@ -32,6 +32,9 @@ export interface JournalEntry {
   conversationTitle?: string;
   toolUseId?: string;
   messageId?: string;
+  /** A change that arrived by sync: the device it came from, and who made it there. */
+  device?: string;
+  origin?: 'agent' | 'user' | 'external' | 'import' | 'system';
   revertible: boolean;
   /** A copy or move between spaces (issue 15): the other space, as it was named then. */
   fromSpace?: SpaceRef;
@@ -62,7 +65,23 @@ export type Actor =
     }
   | { kind: 'external' }
   | { kind: 'import' }
-  | { kind: 'system' };
+  | { kind: 'system' }
+  | SyncActor;
+
+/**
+ * A change that arrived from another device by sync (electron/core/sync): journaled here as coming from
+ * that device, with the provenance its commit carried (who made it there, in which conversation and tool
+ * call), so History, Revert and "written in …" work on this device too.
+ */
+export interface SyncActor {
+  kind: 'sync';
+  device: string;
+  /** Who made the change on that device. */
+  origin?: 'agent' | 'user' | 'external' | 'import' | 'system';
+  conversationId?: string;
+  conversationTitle?: string;
+  toolUseId?: string;
+}
 
 export type ActorKind = Actor['kind'];
 
@@ -186,6 +205,17 @@ export interface Memory {
   read(path: string): Promise<FileContent>;
   /** Save a whole file (the panel's editor, import). Creates missing parent folders. */
   write(path: string, content: string, baseVersion: BaseVersion, actor?: Actor): Promise<ChangeResult>;
+  /**
+   * Many whole-file saves as one change (one journal append, one disk sync): each file checked as by
+   * write() and refused alone (its outcome holds the MemoryError); the quota is checked for the whole set
+   * (then the call throws `quota` and writes nothing). Sync's pull uses it.
+   */
+  writeMany(
+    items: readonly { path: string; content: string; baseVersion: BaseVersion }[],
+    actor?: Actor,
+  ): Promise<
+    ({ ok: true; result: ChangeResult } | { ok: false; error: Error & { code: MemoryErrorCode } })[]
+  >;
   /** Create a new file; refuses (`exists`) if anything is already at that path. */
   create(path: string, content: string, actor?: Actor): Promise<ChangeResult>;
   /** Move a file or folder; never overwrites, never moves a folder into itself, never the root. */

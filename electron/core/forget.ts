@@ -10,6 +10,8 @@ import type { ForgetTrace } from '../../memory/types.js';
 import { getAgent } from './agent/index.js';
 import { ContractError } from '../../shared/errors.js';
 import type { CoreContext } from './context.js';
+import { PERSONAL_ID } from './spaces/model.js';
+import { recordTombstone } from './sync/tombstones.js';
 import { BUSY_MESSAGE, lockFile } from './conversations/lock.js';
 import { createRedactor, type Redactor } from './conversations/redact.js';
 import {
@@ -34,8 +36,15 @@ async function withConversationFileLock<T>(file: string, task: () => Promise<T>)
 }
 
 /** Forgets `path` in memory and erases every copy the app keeps of it. */
-export async function forgetEverywhere(ctx: CoreContext, path: string): Promise<void> {
+export async function forgetEverywhere(
+  ctx: CoreContext,
+  path: string,
+  options: { tombstone?: boolean } = {},
+): Promise<void> {
   const trace = await ctx.memory.forget(path);
+  // A synced space's other devices forget it too (a tombstone that sync carries); sync's own forget,
+  // applying another device's tombstone, makes none.
+  if (options.tombstone !== false) recordTombstone(ctx.dataDir, ctx.space?.id ?? PERSONAL_ID, trace.path);
   crashPoint('forget-after-memory');
   try {
     // An earlier forget that failed on the way is finished too (this one among them).

@@ -8,6 +8,7 @@ import path from 'node:path';
 import ElectronStore from 'electron-store';
 import { createCore, type Core } from '../core/create-core.js';
 import { CONFIG_FILE_OPTIONS, CONFIG_NAME } from '../core/settings-store.js';
+import { SyncService } from '../core/sync/index.js';
 import { bindIpc, type IpcBinding } from '../ipc.js';
 import { signalLauncher } from '../launch-signal.js';
 import { appAssetHandler } from './app-protocol.js';
@@ -62,13 +63,20 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
 
   // A factory: createCore sets a corrupt config.json aside before electron-store reads it.
   const store = () => new ElectronStore({ cwd: dataDir, name: CONFIG_NAME, ...CONFIG_FILE_OPTIONS });
+  const cipher = safeStorageCipher(safeStorage, process.platform);
   const core = await createCore({
     dataDir,
     conf: store,
-    keyCipher: safeStorageCipher(safeStorage, process.platform),
+    keyCipher: cipher,
     host: createElectronHost({ dialog, shell, window: () => window, downloadsDir: app.getPath('downloads') }),
   });
   options.started(core);
+  // Spaces with a git remote sync in the background (tokens kept with safeStorage, like the API key),
+  // check again when the window gets focus, and send what waits before the app quits.
+  const sync = new SyncService(core, { cipher });
+  core.onClose(() => sync.stop());
+  sync.start().catch((error: unknown) => core.log.warn('sync not started', { error }));
+  app.on('browser-window-focus', () => sync.focus());
   session.defaultSession.setPermissionRequestHandler(handlePermissionRequest);
   session.defaultSession.setPermissionCheckHandler(handlePermissionCheck);
   protocol.handle(APP_SCHEME, appAssetHandler(options.rendererDir));

@@ -19,7 +19,7 @@ export type MemoryEntry = z.infer<typeof memoryEntry>;
 export const journalEntry = z.object({
   id,
   at: isoTime,
-  actor: z.enum(['agent', 'user', 'external', 'import', 'system']),
+  actor: z.enum(['agent', 'user', 'external', 'import', 'system', 'sync']),
   command: z.string(),
   path: memoryPath,
   newPath: memoryPath.optional(),
@@ -29,6 +29,9 @@ export const journalEntry = z.object({
   conversationTitle: z.string().optional(),
   toolUseId: id.optional(),
   messageId: id.optional(),
+  /** Arrived by sync: the device it came from (a name its user gave it) and who made it there. */
+  device: z.string().max(200).optional(),
+  origin: z.enum(['agent', 'user', 'external', 'import', 'system']).optional(),
   revertible: z.boolean(),
   /** A copy or move between spaces: the other space, as it was named then (shown as provenance). */
   fromSpace: z.object({ id: z.string(), name: z.string() }).optional(),
@@ -193,7 +196,7 @@ export const memoryInvoke = {
 export const memoryEvents = {
   /** Any change to memory, by any actor; the panel refreshes live. */
   'memory.changed': z.object({
-    actor: z.enum(['agent', 'user', 'external', 'import', 'system']),
+    actor: z.enum(['agent', 'user', 'external', 'import', 'system', 'sync']),
     command: z.string(),
     path: memoryPath,
     newPath: memoryPath.optional(),

@@ -248,6 +248,41 @@ export class ConversationStore {
   }
 
   /**
+   * Conversations another program changed on disk (sync adds, replaces or removes whole files, under
+   * their locks): read them again, so the list and an open conversation show them. A conversation this
+   * process holds for a run is left alone (sync never replaces one that is answering).
+   */
+  async reloadFiles(ids: readonly string[]): Promise<void> {
+    await this.init();
+    for (const id of ids) {
+      if (!ID.test(id)) continue;
+      await this.serial.run(id, async () => {
+        if (this.leases.has(id)) return;
+        const file = this.fileOf(id);
+        const stat = await fs.stat(file).catch(() => null);
+        if (!stat) {
+          if (!this.byId.delete(id)) return;
+          this.tails.delete(id);
+          await this.writers.get(id)?.close();
+          this.writers.delete(id);
+          return;
+        }
+        if (this.byId.has(id)) {
+          await this.catchUp(id, false).catch(() => 0);
+          return;
+        }
+        const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: false });
+        const state = rebuild(records);
+        if (state && state.meta.id === id) {
+          this.byId.set(id, state);
+          this.tails.set(id, { ino: stat.ino, size: bytes });
+        }
+      });
+    }
+    this.changed();
+  }
+
+  /**
    * Replaces a conversation's whole file with `transform(records)` under its lock, after catching up: for
    * rewrites that an append cannot express (e.g. redacting forgotten memory content). Written to a temp
    * file, synced and renamed over the old one, so a crash leaves the old file or the new one; other

@@ -17,6 +17,7 @@ const actors: Record<JournalEntry['actor'], string> = {
   external: 'Another program',
   import: 'Import',
   system: 'Mnemo',
+  sync: 'Another device',
 };
 
 const verbs: Record<string, string> = {
@@ -35,13 +36,15 @@ const verbs: Record<string, string> = {
 };
 
 export function describeEntry(entry: JournalEntry): string {
-  // A copy or move between spaces says which space (by the name it had then).
+  // A copy or move between spaces says which space (by the name it had then); a change that came by
+  // sync, which device it came from.
   const across = entry.fromSpace
     ? ` (from ‘${entry.fromSpace.name}’)`
     : entry.toSpace
       ? ` (to ‘${entry.toSpace.name}’)`
       : '';
-  return `${actors[entry.actor]} ${verbs[entry.command] ?? entry.command}${across}`;
+  const who = entry.actor === 'sync' && entry.device ? `${entry.device} (synced)` : actors[entry.actor];
+  return `${who} ${verbs[entry.command] ?? entry.command}${across}`;
 }
 
 export function Provenance({ entry }: { entry: JournalEntry }) {

@@ -1,0 +1,182 @@
+// The terminal's sync commands (issue 16): `--sync-remote URL [--space NAME] [--yes]` sets a space's
+// remote and joins it (token from MNEMO_SYNC_TOKEN, user from the URL or MNEMO_SYNC_USER, device name
+// from MNEMO_SYNC_DEVICE or the host name); `--sync [--space NAME]` syncs now and prints what moved, each
+// conflict and each refused entry with why (`--sync-push-mine` / `--sync-take-theirs` after a force-push
+// elsewhere). Exit codes: 0 done, 1 the sync failed (the message says why), 2 bad usage or a join that
+// needs --yes. A chat run in a space with a remote syncs at its start and its end (chatSync).
+import type { Core } from './core/create-core.js';
+import { PERSONAL_ID } from './core/spaces/index.js';
+import { parseRemoteUrl, spaceSyncOf, SyncError, SyncService, type SyncReport } from './core/sync/index.js';
+
+export const syncOptions = {
+  'sync-remote': { type: 'string' },
+  sync: { type: 'boolean' },
+  'sync-push-mine': { type: 'boolean' },
+  'sync-take-theirs': { type: 'boolean' },
+} as const;
+
+export const SYNC_USAGE = `  --sync-remote URL         sync the space (--space NAME, else Personal) through this git remote (https);
+                            token from MNEMO_SYNC_TOKEN, user from the URL or MNEMO_SYNC_USER
+  --sync                    sync the space now; prints what moved, conflicts and refused entries
+  --sync-push-mine          with --sync, after the remote's history was rewritten: push this copy over it
+  --sync-take-theirs        with --sync, after the remote's history was rewritten: take the remote's copy
+                            (this space is backed up first)`;
+
+export type SyncCommand =
+  | { kind: 'remote'; url: string; space: string | undefined; yes: boolean }
+  | { kind: 'sync'; space: string | undefined; resolve?: 'push-mine' | 'take-theirs' };
+
+interface SyncValues {
+  'sync-remote'?: string | undefined;
+  sync?: boolean | undefined;
+  'sync-push-mine'?: boolean | undefined;
+  'sync-take-theirs'?: boolean | undefined;
+  space?: string | undefined;
+  yes?: boolean | undefined;
+}
+
+export function syncCommandOf(
+  v: SyncValues,
+  positionals: string[],
+  usage: (message: string) => Error,
+): SyncCommand | undefined {
+  const resolve = v['sync-push-mine'] ? 'push-mine' : v['sync-take-theirs'] ? 'take-theirs' : undefined;
+  if (v['sync-remote'] === undefined && !v.sync) {
+    if (resolve) throw usage('--sync-push-mine and --sync-take-theirs go with --sync.');
+    return undefined;
+  }
+  if (v['sync-remote'] !== undefined && v.sync)
+    throw usage('--sync-remote joins and syncs: leave out --sync.');
+  if (positionals.length > 0) throw usage('The sync commands take no message.');
+  if (v['sync-push-mine'] && v['sync-take-theirs'])
+    throw usage('Choose one: --sync-push-mine or --sync-take-theirs.');
+  if (v['sync-remote'] !== undefined) {
+    if (resolve) throw usage('--sync-push-mine and --sync-take-theirs go with --sync.');
+    if (!v['sync-remote'].trim()) throw usage('--sync-remote needs the address of a git repository.');
+    return { kind: 'remote', url: v['sync-remote'], space: v.space, yes: v.yes === true };
+  }
+  if (v.yes) throw usage('--yes goes with --sync-remote or --delete-space.');
+  return { kind: 'sync', space: v.space, ...(resolve ? { resolve } : {}) };
+}
+
+type Print = (line: string) => void;
+
+export async function runSyncCommand(
+  core: Core,
+  command: SyncCommand,
+  env: NodeJS.ProcessEnv,
+  out: Print,
+  err: Print,
+): Promise<number> {
+  const spaceId = await spaceIdOf(core, command.space, command.kind === 'remote');
+  if (!spaceId) {
+    err(`There is no space named “${command.space ?? ''}”: mnemo --spaces lists them.`);
+    return 2;
+  }
+  const sync = await spaceSyncOf(core, spaceId);
+  const label = (await core.spaces.registry.get(spaceId))?.name ?? 'Personal';
+  try {
+    if (command.kind === 'remote') {
+      const joined = await join(core, spaceId, label, command, env, out, err);
+      if (joined !== 0) return joined;
+    } else if (!sync.configured()) {
+      err(`The space “${label}” has no sync remote: set one with --sync-remote URL.`);
+      return 2;
+    }
+    const report = await sync.sync(
+      command.kind === 'sync' && command.resolve ? { resolve: command.resolve } : {},
+    );
+    printReport(report, label, out);
+    return 0;
+  } catch (error) {
+    if (error instanceof SyncError) {
+      err(`Sync failed: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function join(
+  core: Core,
+  spaceId: string,
+  label: string,
+  command: Extract<SyncCommand, { kind: 'remote' }>,
+  env: NodeJS.ProcessEnv,
+  out: Print,
+  err: Print,
+): Promise<number> {
+  let username: string | undefined;
+  try {
+    username = parseRemoteUrl(command.url).username ?? env.MNEMO_SYNC_USER?.trim();
+  } catch (error) {
+    err((error as Error).message);
+    return 2;
+  }
+  const token = env.MNEMO_SYNC_TOKEN?.trim();
+  if (!token) {
+    err('Give the token in MNEMO_SYNC_TOKEN (it is stored owner-only on this device and never shown again).');
+    return 2;
+  }
+  if (!username) {
+    err('Give the user name in the address (https://USER@host/...) or in MNEMO_SYNC_USER.');
+    return 2;
+  }
+  const device = env.MNEMO_SYNC_DEVICE?.trim();
+  const result = await new SyncService(core).join(spaceId, {
+    url: command.url,
+    token,
+    username,
+    ...(device ? { device } : {}),
+    confirmOtherSpace: command.yes,
+  });
+  if (!result.joined) {
+    err(
+      `The remote holds another space, “${result.otherSpace.name}”. Joining merges it into “${label}” ` +
+        `(${result.memoryFiles} memory files, ${result.conversations} conversations here): nothing is ` +
+        `deleted, files both hold are merged or kept twice. Run again with --yes to join.`,
+    );
+    return 2;
+  }
+  out(`“${label}” now syncs with ${result.url} as “${result.device}”.`);
+  out('Its memory and conversations on the remote are as readable as the remote is.');
+  return 0;
+}
+
+async function spaceIdOf(core: Core, name: string | undefined, create: boolean): Promise<string | undefined> {
+  if (name === undefined) return PERSONAL_ID;
+  if (create) return (await core.spaces.ensure(name)).space.id;
+  return (await core.spaces.find(name))?.id;
+}
+
+export function printReport(report: SyncReport, label: string, out: Print): void {
+  for (const r of report.received) out(`  received: ${r.path} (${r.change})`);
+  for (const s of report.sent) out(`  sent: ${s}`);
+  for (const c of report.conflicts) {
+    out(
+      `  conflict: ${c.path}: changed in the same place here and on ${c.device}; this device's version stays, ` +
+        `the other is kept beside the space until you resolve it`,
+    );
+  }
+  for (const r of report.refused) out(`  refused: ${r.path}: ${r.reason} (left on the remote as it is)`);
+  for (const h of report.held) out(`  not sent: ${h.path}: ${h.reason}`);
+  for (const p of report.pending) out(`  waiting: ${p.path}: ${p.reason} (tried again at the next sync)`);
+  for (const n of report.notes) out(`  note: ${n}`);
+  out(report.outcome === 'up-to-date' ? `“${label}” is up to date.` : `“${label}” synced.`);
+}
+
+/** A chat's sync at its start and end, when the space has a remote: a failure is said, never fatal. */
+export async function chatSync(core: Core, spaceId: string, err: Print): Promise<void> {
+  const sync = await spaceSyncOf(core, spaceId);
+  if (!sync.configured()) return;
+  try {
+    const report = await sync.sync();
+    if (report.outcome === 'synced')
+      printReport(report, (await core.spaces.registry.get(spaceId))?.name ?? 'Personal', (l) =>
+        err(`[sync] ${l.trim()}`),
+      );
+  } catch (error) {
+    if (!(error instanceof SyncError)) throw error;
+    err(`[sync] not synced: ${error.message}`);
+  }
+}

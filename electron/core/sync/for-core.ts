@@ -1,0 +1,51 @@
+// A space of a running backend, as the sync engine sees it: its memory (the guarded write path), its
+// conversations folder (and the open store, told when sync changed files), its name and colour.
+import path from 'node:path';
+import { getAgent } from '../agent/index.js';
+import type { Core } from '../create-core.js';
+import { forgetEverywhere } from '../forget.js';
+import type { KeyCipher } from '../key-vault.js';
+import { SpaceSync } from './engine.js';
+import type { SyncSpace } from './space-io.js';
+
+export async function syncSpaceOf(core: Core, spaceId: string): Promise<SyncSpace> {
+  const { ctx } = await core.spaces.open(spaceId);
+  const info = async () => {
+    const s = await core.spaces.registry.get(spaceId);
+    if (!s) throw new Error('That space does not exist.');
+    return { id: s.id, name: s.name, colour: s.colour, created: s.created };
+  };
+  return {
+    id: spaceId,
+    memory: ctx.memory,
+    conversationsDir: path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations'),
+    info,
+    async setInfo(patch) {
+      if (patch.name !== undefined) await core.spaces.rename(spaceId, patch.name);
+      if (patch.colour !== undefined) await core.spaces.recolour(spaceId, patch.colour);
+    },
+    conversationsChanged: (ids) => getAgent(ctx).store.reloadFiles(ids),
+    forget: (memoryPath) => forgetEverywhere(ctx, memoryPath, { tombstone: false }),
+  };
+}
+
+/** Every change of a space (memory, by any actor, and conversations): what the scheduler batches. */
+export async function spaceChanges(
+  core: Core,
+  spaceId: string,
+): Promise<(listener: () => void) => () => void> {
+  const { ctx } = await core.spaces.open(spaceId);
+  return (listener) => {
+    const offMemory = ctx.memory.onChange(listener);
+    const offConversations = getAgent(ctx).store.onChange(listener);
+    return () => {
+      offMemory();
+      offConversations();
+    };
+  };
+}
+
+/** The sync of one space of this backend (its settings in DIR/sync/, its token through `cipher`). */
+export async function spaceSyncOf(core: Core, spaceId: string, cipher?: KeyCipher): Promise<SpaceSync> {
+  return new SpaceSync(core.ctx.dataDir, await syncSpaceOf(core, spaceId), cipher);
+}

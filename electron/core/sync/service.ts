@@ -1,0 +1,194 @@
+// Sync for a running backend, every space at once: what Settings → Sync, the sidebar's status and the
+// app's lifecycle call (the CLI's commands too). Joining a remote lives here so every face asks the same
+// question before merging another space into this one; the schedulers run only where start() is called
+// (the app's faces, not a one-off CLI run).
+import type { Core } from '../create-core.js';
+import type { KeyCipher } from '../key-vault.js';
+import { defaultDeviceName, parseRemoteUrl } from './config.js';
+import type { SpaceSync } from './engine.js';
+import { spaceChanges, spaceSyncOf } from './for-core.js';
+import { SyncError, type SyncReport } from './report.js';
+import { SyncScheduler, type SyncStatus } from './scheduler.js';
+
+export interface JoinInput {
+  url: string;
+  token: string;
+  /** Else the URL's user name. */
+  username?: string;
+  /** This device's name (default: the host name, or the name it had). */
+  device?: string;
+  /** The person agreed to merge a remote that holds another space into this one. */
+  confirmOtherSpace?: boolean;
+}
+
+export type JoinResult =
+  | { joined: true; url: string; device: string }
+  | { joined: false; otherSpace: { id: string; name: string }; memoryFiles: number; conversations: number };
+
+export interface SyncServiceOptions {
+  cipher?: KeyCipher;
+  periodMs?: number;
+  debounceMs?: number;
+}
+
+/** How long a new conversation waits for the sync that brings the other devices' memory (then it goes on). */
+export const BEFORE_CONVERSATION_MS = 3_000;
+
+export class SyncService {
+  private readonly syncs = new Map<string, Promise<SpaceSync>>();
+  private readonly schedulers = new Map<string, SyncScheduler>();
+  private readonly listeners = new Set<(spaceId: string, status: SyncStatus) => void>();
+  private started = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly options: SyncServiceOptions = {},
+  ) {}
+
+  of(spaceId: string): Promise<SpaceSync> {
+    let s = this.syncs.get(spaceId);
+    if (!s) {
+      s = spaceSyncOf(this.core, spaceId, this.options.cipher);
+      this.syncs.set(spaceId, s);
+      s.catch(() => this.syncs.delete(spaceId));
+    }
+    return s;
+  }
+
+  /** Schedules every space that has a remote (at start; each syncs at once). */
+  async start(): Promise<void> {
+    this.started = true;
+    for (const space of await this.core.spaces.list()) {
+      if ((await this.of(space.id)).configured()) await this.schedule(space.id);
+    }
+  }
+
+  status(spaceId: string): SyncStatus {
+    return this.schedulers.get(spaceId)?.status() ?? { state: 'off' };
+  }
+
+  onStatus(listener: (spaceId: string, status: SyncStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Sets a space's remote and joins it: the credentials are tried first (a refusal saves nothing), and a
+   * remote holding another space is joined only when confirmed, if this space holds anything to merge.
+   */
+  async join(spaceId: string, input: JoinInput): Promise<JoinResult> {
+    const parsed = parseRemoteUrl(input.url);
+    const username = parsed.username ?? input.username?.trim();
+    if (!username)
+      throw new SyncError(
+        'not_configured',
+        'Give the user name in the address (https://USER@host/...) or with it.',
+      );
+    if (!input.token.trim())
+      throw new SyncError(
+        'not_configured',
+        'Give the token: it is stored on this device only and never shown again.',
+      );
+    const sync = await this.of(spaceId);
+    const device = input.device?.trim() || sync.config.remote()?.device || defaultDeviceName();
+    sync.config.setRemote({ url: parsed.url, username, device });
+    sync.config.setToken(input.token.trim());
+    try {
+      const remote = await sync.inspectRemote();
+      if (remote.otherSpace) {
+        const counts = (await this.core.spaces.listWithCounts()).find((s) => s.id === spaceId);
+        const memoryFiles = counts?.memoryFiles ?? 0;
+        const conversations = counts?.conversations ?? 0;
+        if ((memoryFiles > 0 || conversations > 0) && !input.confirmOtherSpace) {
+          sync.config.disconnect();
+          return { joined: false, otherSpace: remote.otherSpace, memoryFiles, conversations };
+        }
+        sync.adoptRemoteSpace(remote.otherSpace.id);
+      }
+    } catch (error) {
+      sync.config.disconnect();
+      throw error;
+    }
+    if (this.started) await this.schedule(spaceId);
+    return { joined: true, url: parsed.url, device };
+  }
+
+  /** Syncs now (Settings' "Sync now", the sidebar's Retry, the CLI); throws a SyncError on failure. */
+  async syncNow(spaceId: string): Promise<SyncReport> {
+    const sync = await this.of(spaceId);
+    const scheduler = this.schedulers.get(spaceId);
+    if (!scheduler) return sync.sync();
+    let report: SyncReport | undefined;
+    const off = this.onReportOnce(spaceId, (r) => (report = r));
+    await scheduler.now();
+    off();
+    const status = scheduler.status();
+    if (status.state === 'error') throw new SyncError(status.kind, status.message);
+    return report ?? sync.sync();
+  }
+
+  /** The remote goes (the space's data stays, and so does its git folder for a later re-join). */
+  async disconnect(spaceId: string): Promise<void> {
+    const scheduler = this.schedulers.get(spaceId);
+    this.schedulers.delete(spaceId);
+    await scheduler?.stop();
+    (await this.of(spaceId)).config.disconnect();
+    this.emit(spaceId, { state: 'off' });
+  }
+
+  /** The window got focus: every synced space checks (in the background). */
+  focus(): void {
+    for (const s of this.schedulers.values()) void s.now();
+  }
+
+  /** Before a new conversation loads its memory: what the other devices learned, if it comes quickly. */
+  async beforeConversation(spaceId: string, waitMs = BEFORE_CONVERSATION_MS): Promise<void> {
+    const scheduler = this.schedulers.get(spaceId);
+    if (!scheduler) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([scheduler.now(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Before quitting: each space sends what waits. */
+  async stop(): Promise<void> {
+    this.started = false;
+    const all = [...this.schedulers.values()];
+    this.schedulers.clear();
+    await Promise.all(all.map((s) => s.stop()));
+  }
+
+  private readonly reportListeners = new Map<string, Set<(r: SyncReport) => void>>();
+
+  private onReportOnce(spaceId: string, fn: (r: SyncReport) => void): () => void {
+    let set = this.reportListeners.get(spaceId);
+    if (!set) this.reportListeners.set(spaceId, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  private async schedule(spaceId: string): Promise<void> {
+    if (this.schedulers.has(spaceId)) return;
+    const scheduler = new SyncScheduler(await this.of(spaceId), {
+      ...(this.options.periodMs !== undefined ? { periodMs: this.options.periodMs } : {}),
+      ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
+      onChange: await spaceChanges(this.core, spaceId),
+      onStatus: (status) => this.emit(spaceId, status),
+      onReport: (report) => {
+        for (const fn of this.reportListeners.get(spaceId) ?? []) fn(report);
+      },
+    });
+    this.schedulers.set(spaceId, scheduler);
+    scheduler.start();
+  }
+
+  private emit(spaceId: string, status: SyncStatus): void {
+    for (const l of this.listeners) {
+      try {
+        l(spaceId, status);
+      } catch {
+        // a listener's failure must not stop a sync
+      }
+    }
+  }
+}
