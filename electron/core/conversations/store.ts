@@ -278,8 +278,9 @@ export class ConversationStore {
           this.tails.set(id, { ino: stat.ino, size: bytes });
         }
       });
+      // Each one named: the recall index follows the store by conversation id.
+      this.changed(id);
     }
-    this.changed();
   }
 
   /**
