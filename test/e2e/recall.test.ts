@@ -1,14 +1,15 @@
 // Recall end to end (issue 17) in browser mode, real Chromium, fake API: a fact said in one conversation and
 // never saved to memory is found by the model with conversation_search in a new conversation and used in its
-// answer; the card shows the search and links to the message; a temporary conversation finds nothing; the
-// sidebar's search finds the message, marks the match and opens it; once deleted, it is found no more; the
-// Settings switch takes the tools away (kept after a reload).
+// answer; the card shows the search and links to the message; another space and a temporary conversation
+// find nothing; the sidebar's search finds the message, marks the match and opens it; once deleted, it is
+// found no more; the Settings switch takes the tools away (kept after a reload).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
 import { useE2EApp } from './support/e2e-app.js';
 import { ChatPage } from './support/pages/chat-page.js';
 import { ShellPage } from './support/pages/shell-page.js';
+import { SpacesPage } from './support/pages/spaces-page.js';
 
 const e2e = useE2EApp();
 const poll = { timeout: 15_000, interval: 50 };
@@ -64,6 +65,17 @@ describe('recall', () => {
     await expect.poll(() => hit.innerText(), poll).toContain('Chez Gaston');
     await hit.click();
     await expect.poll(() => chat.userMessages.first().innerText(), poll).toContain('with the blue door');
+  });
+
+  it('another space finds nothing of it, in the model’s search or the sidebar', async () => {
+    const spaces = new SpacesPage(page);
+    await spaces.create('Work');
+    await ask(QUESTION, NOTHING);
+    const search = shell.sidebar.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('gaston');
+    await expect.poll(() => shell.sidebar.getByText('No conversation matches').count(), poll).toBe(1);
+    await search.fill('');
+    await spaces.switchTo('Personal');
   });
 
   it('a temporary conversation does not search past conversations', async () => {
