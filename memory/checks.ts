@@ -1,10 +1,10 @@
 // Reads and checks a plan makes under the lock: the file at a path now, the cached hash, the pre-flight of
 // a new name, the parent of something to delete; and list(), which reads the cached tree.
-import { realpathSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from './content.js';
 import { MemoryError } from './errors.js';
-import { linkError, lstatOrNull, readRegular } from './fs-safe.js';
+import { linkError, lstatOrNull, readRegularSync } from './fs-safe.js';
 import type { Kernel } from './kernel.js';
 import { hasControl, joinModel, type ParsedPath } from './paths.js';
 import { isUnnamed, namesFoldingLike, type DirNode, type Unreachable } from './tree.js';
@@ -23,12 +23,14 @@ export interface CurrentFile {
  * refused with a clear message; the disk is the truth, not the cache.
  */
 export async function current(k: Kernel, p: ParsedPath): Promise<CurrentFile | null> {
-  const host = k.hostOf(p.segments);
-  const st = await lstatOrNull(host);
-  if (!st) return null;
-  if (st.isSymbolicLink()) throw linkError(p.path, 'symbolic');
-  if (st.isDirectory()) throw new MemoryError('not_a_file', `The path ${p.path} is a folder, not a file.`);
-  const { bytes } = await readRegular(host, k.realRoot, p.path);
+  let bytes: Buffer;
+  try {
+    // No lstat first: the open refuses a link (O_NOFOLLOW) and its fstat tells a folder.
+    ({ bytes } = readRegularSync(k.hostOf(p.segments), k.realRoot, p.path));
+  } catch (err) {
+    if (err instanceof MemoryError && err.code === 'not_found') return null;
+    throw err;
+  }
   return { bytes, hash: sha256(bytes), size: bytes.length };
 }
 
@@ -46,18 +48,25 @@ export function cachedHash(
   return node.size === st.size && node.mtimeMs === st.mtimeMs ? node.hash : undefined;
 }
 
-/** The parent folder of `segments` must be reached without any link (else a delete could act outside). */
+/**
+ * The parent folder of `segments` must be reached without any link (else a delete could act outside):
+ * every folder from the root down to it is a real folder. One lstat per level, as a write's folders are
+ * checked (fs-safe ensureFolders); a realpath of the parent made one system call per level of the whole
+ * host path, above the root too, which the open that made the real root had settled.
+ */
 export function assertRealParent(k: Kernel, segments: readonly string[]): void {
-  const parent = segments.slice(0, -1);
-  let real: string | null;
-  try {
-    real = realpathSync.native(k.hostOf(parent)); // synchronous: see lstatOrNull
-  } catch {
-    real = null;
+  const disk = k.tree.diskSegments(segments.slice(0, -1));
+  let host = k.root;
+  for (let i = 0; i < disk.length; i++) {
+    host = path.join(host, disk[i]!);
+    let st;
+    try {
+      st = lstatSync(host);
+    } catch {
+      st = undefined;
+    }
+    if (!st?.isDirectory()) throw linkError(joinModel(segments.slice(0, i + 1)), 'symbolic');
   }
-  const disk = k.tree.diskSegments(parent);
-  if (real !== (disk.length ? path.join(k.realRoot, ...disk) : k.realRoot))
-    throw linkError(joinModel(parent), 'symbolic');
 }
 
 /**

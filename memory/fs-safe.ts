@@ -5,18 +5,28 @@ import {
   fdatasync,
   fstatSync,
   lstatSync,
+  mkdirSync,
   openSync,
   promises as fsp,
+  readlinkSync,
+  readSync,
+  realpathSync,
   renameSync,
+  unlinkSync,
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { MemoryError } from './errors.js';
 
-const datasyncFd = promisify(fdatasync);
+/**
+ * fdatasync through the thread pool. node:fs is looked up at each call (not bound once at import), so a
+ * wrapper installed later (the benchmark's sync counter, the tests' power-cut layer) sees every call.
+ */
+export function datasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+}
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -46,18 +56,38 @@ export function linkError(modelPath: string, what: 'symbolic' | 'hard'): MemoryE
 }
 
 /** Linux tells us where an open descriptor really points; elsewhere fall back to the parent's realpath. */
-async function realPathOf(fd: number, hostPath: string): Promise<string> {
+function realPathOf(fd: number, hostPath: string): string {
   try {
-    return await fsp.readlink(`/proc/self/fd/${fd}`);
+    return readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
-    return path.join(await fsp.realpath(path.dirname(hostPath)), path.basename(hostPath));
+    return path.join(realpathSync(path.dirname(hostPath)), path.basename(hostPath));
   }
+}
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function openError(err: unknown, modelPath: string): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'ELOOP') return linkError(modelPath, 'symbolic');
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new MemoryError('not_found', `The path ${modelPath} does not exist. Please provide a valid path.`);
+  return err;
+}
+
+/** What must hold of an opened file before it is read: a regular file, one link, really inside the root. */
+function checkOpened(fd: number, stat: Stats, hostPath: string, rootReal: string, modelPath: string): void {
+  if (stat.isDirectory())
+    throw new MemoryError('not_a_file', `The path ${modelPath} is a folder, not a file.`);
+  if (!stat.isFile()) throw new MemoryError('link', `${modelPath} is not a regular file.`);
+  if (stat.nlink > 1) throw linkError(modelPath, 'hard');
+  if (!realPathOf(fd, hostPath).startsWith(rootReal + path.sep)) throw linkError(modelPath, 'symbolic');
 }
 
 /**
  * Read a regular file inside the root: O_NOFOLLOW on the last component, the descriptor's real path must be
  * inside the real root (so no linked parent folder leads outside), and a file with more than one hard link
- * is refused (it may be a name for a file outside the root).
+ * is refused (it may be a name for a file outside the root). Asynchronous: for what is read outside a
+ * change (view, read, scans), where the file may have to come from the disk.
  */
 export async function readRegular(
   hostPath: string,
@@ -66,36 +96,21 @@ export async function readRegular(
 ): Promise<{ bytes: Buffer; stat: Stats }> {
   let handle;
   try {
-    handle = await fsp.open(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await fsp.open(hostPath, READ_FLAGS);
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'ELOOP') throw linkError(modelPath, 'symbolic');
-    if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new MemoryError(
-        'not_found',
-        `The path ${modelPath} does not exist. Please provide a valid path.`,
-      );
-    throw err;
+    throw openError(err, modelPath);
   }
   try {
     const stat = await handle.stat();
-    if (stat.isDirectory())
-      throw new MemoryError('not_a_file', `The path ${modelPath} is a folder, not a file.`);
-    if (!stat.isFile()) throw new MemoryError('link', `${modelPath} is not a regular file.`);
-    if (stat.nlink > 1) throw linkError(modelPath, 'hard');
-    const real = await realPathOf(handle.fd, hostPath);
-    if (!real.startsWith(rootReal + path.sep)) throw linkError(modelPath, 'symbolic');
-    // One read of the size fstat reported (FileHandle.readFile would fstat again and read in chunks).
-    let bytes = Buffer.allocUnsafe(stat.size);
+    checkOpened(handle.fd, stat, hostPath, rootReal, modelPath);
+    // One byte more than fstat reported: a read that fills it means the file grew while we read.
+    let bytes = Buffer.allocUnsafe(stat.size + 1);
     let got = 0;
     for (;;) {
-      if (got === bytes.length) {
-        if ((await handle.read(Buffer.alloc(1), 0, 1, got)).bytesRead === 0) break;
-        bytes = Buffer.concat([bytes, Buffer.alloc(Math.max(4096, got))]); // grew while we read
-      }
       const { bytesRead } = await handle.read(bytes, got, bytes.length - got, got);
       if (bytesRead === 0) break;
       got += bytesRead;
+      if (got === bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(Math.max(4096, got))]);
     }
     return { bytes: bytes.subarray(0, got), stat };
   } finally {
@@ -104,26 +119,61 @@ export async function readRegular(
 }
 
 /**
- * Make sure every folder from the root down to `segments` exists as a real folder (not a link), creating
- * missing ones with mode 0700. Returns the host path of the deepest folder.
+ * readRegular for a change's own read of the file it replaces, under the lock (current(), a delete's or a
+ * rename's content): the same checks as synchronous calls. That file is in the page cache (at most the
+ * per-file cap, and usually just read or written), where open, fstat, readlink, read and close take
+ * microseconds each; through the thread pool they were five round trips, a third of a str_replace's cost
+ * beyond its one disk sync (bench/memory).
  */
-export async function ensureFolders(
+export function readRegularSync(
+  hostPath: string,
+  rootReal: string,
+  modelPath: string,
+): { bytes: Buffer; stat: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(hostPath, READ_FLAGS);
+  } catch (err) {
+    throw openError(err, modelPath);
+  }
+  try {
+    const stat = fstatSync(fd);
+    checkOpened(fd, stat, hostPath, rootReal, modelPath);
+    let bytes = Buffer.allocUnsafe(stat.size + 1);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+      if (got === bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(Math.max(4096, got))]);
+    }
+    return { bytes: bytes.subarray(0, got), stat };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Make sure every folder from the root down to `segments` exists as a real folder (not a link), creating
+ * missing ones with mode 0700. Returns the host path of the deepest folder. Synchronous: see lstatOrNull.
+ */
+export function ensureFolders(
   root: string,
   segments: readonly string[],
   modelPathOf: (n: number) => string,
-): Promise<string> {
+): string {
   let current = root;
   for (let i = 0; i < segments.length; i++) {
     current = path.join(current, segments[i]!);
     let st: Stats | undefined;
     try {
-      st = lstatSync(current); // synchronous: see lstatOrNull
+      st = lstatSync(current);
     } catch (err) {
       if ((err as { code?: string }).code !== 'ENOENT') throw err;
     }
     if (!st) {
       try {
-        await fsp.mkdir(current, { mode: DIR_MODE });
+        mkdirSync(current, { mode: DIR_MODE });
         continue;
       } catch (err) {
         if ((err as { code?: string }).code !== 'EEXIST') throw err;
@@ -158,15 +208,11 @@ export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> 
 }
 
 /**
- * Step one of an atomic replace: a temp file in the target's folder (O_EXCL, O_NOFOLLOW, 0600), fdatasync.
- * Open, write, stat and close are page-cache operations of microseconds and run synchronously (see
- * lstatOrNull); only the sync, which waits for the disk, goes through the thread pool.
+ * Step one of an atomic replace: a temp file in the target's folder (O_EXCL, O_NOFOLLOW, 0600), without a
+ * sync of its own (the journal's append is the change's one sync; README "Durability"). Open, write, stat
+ * and close are page-cache operations and run synchronously (see lstatOrNull).
  */
-export async function writeTemp(
-  dir: string,
-  data: Buffer,
-  sync = true,
-): Promise<{ tmp: string; stat: Stats }> {
+export function writeTemp(dir: string, data: Buffer): { tmp: string; stat: Stats } {
   const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   const fd = openSync(
     tmp,
@@ -176,14 +222,13 @@ export async function writeTemp(
   let open = true;
   try {
     writeFileSync(fd, data);
-    if (sync) await datasyncFd(fd);
     const stat = fstatSync(fd);
     open = false; // never closed twice: the number may already belong to a file another thread opened
     closeSync(fd);
     return { tmp, stat };
   } catch (err) {
     if (open) closeQuietly(fd);
-    await fsp.unlink(tmp).catch(() => undefined);
+    unlinkQuietly(tmp);
     throw err;
   }
 }
@@ -197,25 +242,23 @@ function closeQuietly(fd: number): void {
 }
 
 /** Step two: rename over the target. rename() replaces a link at the target and never writes through it. */
-export async function renameTemp(tmp: string, target: string): Promise<void> {
+export function renameTemp(tmp: string, target: string): void {
   try {
     renameSync(tmp, target); // a metadata change: synchronous, like the checks
   } catch (err) {
-    await fsp.unlink(tmp).catch(() => undefined);
+    unlinkQuietly(tmp);
     throw err;
   }
   crashPoint('after-rename');
 }
 
-/**
- * Atomic replace without a journal step (recovery's redo): temp file, fdatasync, rename. The folder is not
- * fsynced here: the journal entry written before makes the rename redoable (README).
- */
-export async function atomicWrite(hostPath: string, data: Buffer, sync = true): Promise<Stats> {
-  const { tmp, stat } = await writeTemp(path.dirname(hostPath), data, sync);
-  crashPoint('after-temp-write');
-  await renameTemp(tmp, hostPath);
-  return stat;
+/** Remove a file we made (a temp file); one that is gone already is fine, startup removes any left. */
+export function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already, or left for startup's removal of temp files
+  }
 }
 
 export async function fsyncDir(dir: string): Promise<void> {

@@ -4,7 +4,7 @@
 // per-path queue, the data folder's lock and catch-up, error mapping (guard), the plan, quota, journal,
 // apply, emit, prune, and the deferred checkpoint that also empties the trash.
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from './content.js';
 import { MemoryError, toMemoryError } from './errors.js';
@@ -16,6 +16,7 @@ import {
   readRegular,
   renameTemp,
   syncFiles,
+  unlinkQuietly,
   writeTemp,
 } from './fs-safe.js';
 import { Journal, type JournalRecord } from './journal.js';
@@ -156,36 +157,37 @@ export class Kernel {
   }
 
   /**
-   * Journal (when `append`) and apply. Temp files of content steps are written while the journal append
-   * syncs; the renames come only after the append is durable. If a step fails, the records are withdrawn
-   * with a cancel line so recovery does not redo them.
+   * Journal (when `append`) and apply. The journal's write is made and its sync under way when `append`
+   * returns its promise (journal.ts), so the temp files of content steps are written while the disk syncs;
+   * the renames come only after the append is durable. If a step fails, the records are withdrawn with a
+   * cancel line so recovery does not redo them.
    */
   private async applyJournaled(change: Change<unknown>, append: boolean): Promise<void> {
-    const temps = new Map<Step, Promise<{ tmp: string; stat: { size: number; mtimeMs: number } }>>();
-    for (const s of change.steps) {
-      if (s.kind !== 'put') continue;
-      // No sync of its own: the journal append is the change's one sync (README "Durability").
-      const t = this.folderOf(s.path).then((dir) => writeTemp(dir, s.bytes, false));
-      t.catch(() => undefined); // awaited below; no unhandled rejection while the journal syncs
-      temps.set(s, t);
+    const synced = append ? this.wal.append(change.records, change.blobs ?? new Map()) : undefined;
+    synced?.catch(() => undefined); // awaited below, after the temp files are written
+    const temps = new Map<Step, Temp>();
+    let failed: { err: unknown } | undefined;
+    try {
+      // No sync of their own: the journal append is the change's one sync (README "Durability").
+      for (const s of change.steps)
+        if (s.kind === 'put') temps.set(s, { ...writeTemp(this.folderOf(s.path), s.bytes), renamed: false });
+    } catch (err) {
+      failed = { err };
     }
-    if (append) {
+    if (synced) {
       try {
-        await this.wal.append(change.records, change.blobs ?? new Map());
+        await synced;
         crashPoint('after-journal');
       } catch (err) {
-        for (const t of temps.values()) void t.then((x) => fsp.unlink(x.tmp)).catch(() => undefined);
+        dropTemps(temps);
         throw err;
       }
     }
     try {
+      if (failed) throw failed.err;
       for (const s of change.steps) await this.apply(s, temps.get(s));
     } catch (err) {
-      for (const t of temps.values())
-        void t.then(
-          (x) => fsp.unlink(x.tmp).catch(() => undefined),
-          () => undefined,
-        );
+      dropTemps(temps);
       if (append) await this.wal.cancel(change.records.map((r) => r.id)).catch(() => undefined);
       throw err;
     }
@@ -193,7 +195,7 @@ export class Kernel {
   }
 
   /** The folders of `p` (all but the last) made real and link-free: the host path of the deepest. */
-  private folderOf(p: ParsedPath): Promise<string> {
+  private folderOf(p: ParsedPath): string {
     const disk = this.tree.diskSegments(p.segments);
     return ensureFolders(this.root, disk.slice(0, -1), (n) => joinModel(p.segments.slice(0, n)));
   }
@@ -204,20 +206,19 @@ export class Kernel {
     return disk[disk.length - 1]!;
   }
 
-  private async apply(
-    s: Step,
-    temp: Promise<{ tmp: string; stat: { size: number; mtimeMs: number } }> | undefined,
-  ): Promise<void> {
+  private async apply(s: Step, temp: Temp | undefined): Promise<void> {
     if (s.kind === 'put') {
-      const { tmp, stat } = await temp!;
       crashPoint('after-temp-write');
-      const dir = await this.folderOf(s.path);
-      await renameTemp(tmp, path.join(dir, this.diskLeaf(s.path)));
-      this.tree.set(s.path.segments, { kind: 'file', size: stat.size, mtimeMs: stat.mtimeMs, hash: s.hash });
+      // Checked again just before the rename: no folder on the way became a link meanwhile.
+      const dir = this.folderOf(s.path);
+      renameTemp(temp!.tmp, path.join(dir, this.diskLeaf(s.path)));
+      temp!.renamed = true;
+      const { size, mtimeMs } = temp!.stat;
+      this.tree.set(s.path.segments, { kind: 'file', size, mtimeMs, hash: s.hash });
       this.dirtyDirs.add(dir);
     } else if (s.kind === 'move') {
       const fromHost = this.hostOf(s.from.segments);
-      const dir = await this.folderOf(s.to);
+      const dir = this.folderOf(s.to);
       // A rename is a metadata change like the checks: synchronous (fs-safe lstatOrNull says why).
       renameSync(fromHost, path.join(dir, this.diskLeaf(s.to)));
       const node = this.tree.remove(s.from.segments);
@@ -439,6 +440,17 @@ export class Kernel {
         await this.wal.checkpointUpTo(lastId);
       });
   }
+}
+
+interface Temp {
+  tmp: string;
+  stat: { size: number; mtimeMs: number };
+  renamed: boolean;
+}
+
+/** Remove the temp files of a change that failed (the ones not renamed into place yet). */
+function dropTemps(temps: ReadonlyMap<Step, Temp>): void {
+  for (const t of temps.values()) if (!t.renamed) unlinkQuietly(t.tmp);
 }
 
 export function eventOf(r: JournalRecord): ChangeEvent {

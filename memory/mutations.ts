@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { checkName, sha256 } from './content.js';
 import { assertRealParent, cachedHash, preflightNew } from './checks.js';
 import { MemoryError } from './errors.js';
-import { linkError, lstatOrNull, readRegular } from './fs-safe.js';
+import { linkError, lstatOrNull, readRegular, readRegularSync } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
 import type { Kernel } from './kernel.js';
 import { isWithin, joinModel, parseMemoryPath, ROOT } from './paths.js';
@@ -58,7 +58,7 @@ export async function deletePath(k: Kernel, input: string, actor: Actor): Promis
         // The content must be in the journal (restorable); skip reading it when the journal holds it already.
         let hash = cachedHash(k, p.segments, st);
         if (!hash || !k.wal.hasBlob(hash)) {
-          const { bytes } = await readRegular(host, k.realRoot, p.path);
+          const { bytes } = readRegularSync(host, k.realRoot, p.path);
           hash = sha256(bytes);
           blobs.set(hash, bytes);
         }
@@ -125,7 +125,7 @@ export async function renamePath(
           records.push(k.record(actor, 'rename', src.path, null, null, { newPath: dst.path, batch }));
       } else {
         const hash =
-          cachedHash(k, src.segments, st) ?? sha256((await readRegular(srcHost, k.realRoot, src.path)).bytes);
+          cachedHash(k, src.segments, st) ?? sha256(readRegularSync(srcHost, k.realRoot, src.path).bytes);
         records.push(k.record(actor, 'rename', src.path, hash, hash, { newPath: dst.path }));
       }
       const first = records[0]!;

@@ -112,8 +112,25 @@ function checkSegment(seg: string, raw: string): void {
     refuse(`Invalid path "${show(raw)}": a name is longer than ${MAX_SEGMENT_BYTES} bytes.`);
 }
 
+/**
+ * Paths already accepted, by their input: a change parses its paths more than once (the tool, then the
+ * operation), and the model names the same files again and again. Only accepted paths are kept, and each
+ * caller gets its own copy of the segments.
+ */
+const accepted = new Map<string, ParsedPath>();
+const ACCEPTED_MAX = 1000;
+
 /** Parse and validate a model path; throws MemoryError('invalid_path') with an actionable message. */
 export function parseMemoryPath(input: unknown): ParsedPath {
+  const known = typeof input === 'string' ? accepted.get(input) : undefined;
+  if (known) return { path: known.path, segments: [...known.segments] };
+  const p = parseUncached(input);
+  if (accepted.size >= ACCEPTED_MAX) accepted.clear();
+  accepted.set(input as string, p);
+  return { path: p.path, segments: [...p.segments] };
+}
+
+function parseUncached(input: unknown): ParsedPath {
   if (typeof input !== 'string') refuse('The path must be a string like /memories/notes.md.');
   const raw = input;
   if (raw.length === 0) refuse('The path is empty. Use /memories or /memories/<file>.');

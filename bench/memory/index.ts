@@ -17,6 +17,7 @@ import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/no
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TEMP_PREFIX } from '../../memory/fs-safe.js';
 import { createMemory, type Actor, type Memory } from '../../memory/index.js';
 import { atCap } from './at-cap.js';
 import { installSyncCounter, syncs } from './sync-count.js';
@@ -70,20 +71,30 @@ function reference(tool: BetaLocalFilesystemMemoryTool): Handler {
 type Rates = Record<string, number>;
 type Op = (run: Handler, i: number) => Promise<unknown>;
 
+/** Untimed operations of every kind per system before the timed ones (JIT, caches, the lock's lease). */
+const WARMUP = 20;
+/** The timed operations of each kind are spread over this many rounds (see workload). */
+const ROUNDS = 6;
+
 /**
  * The workload: each operation type `count` times on its own files. The machine is shared and its disk
- * latency drifts, so ours and the reference alternate operation by operation (who goes first alternates
- * too), and each side's rate is 1 / its median latency: both see the same conditions, and a burst of
- * load from elsewhere does not decide the result.
+ * latency drifts, so ours, the reference and the floor alternate operation by operation (who goes first
+ * alternates too), and each side's rate is 1 / its median latency: all see the same conditions. The
+ * operations of each kind are also spread over ROUNDS rounds of every kind in turn, so that a minute of
+ * load from elsewhere falls on every kind, not on whichever ran then. A warm-up runs every operation
+ * WARMUP times per system first, on other files (`from` shifts the file numbers), and is not timed.
  */
 async function workload(
   systems: Handler[],
   n: number,
   k: number,
+  from = 0,
 ): Promise<{ rates: Rates[]; syncsPerOp: Rates[] }> {
   const p = (i: number) => `/memories/topic-${i % TOPICS}/note-${i}.md`;
   const fresh = (i: number) => `/memories/topic-${i % TOPICS}/bench-${i}.md`;
   const moved = (i: number) => fresh(i).replace('bench-', 'moved-');
+  const warmup = from > 0;
+  const rounds = warmup ? 1 : ROUNDS;
   const ops: [string, Op, number][] = [
     ['create', (run, i) => run({ command: 'create', path: fresh(i), file_text: body(n + i) }), k],
     ['view file', (run, i) => run({ command: 'view', path: p((i * 37) % n) }), k],
@@ -100,25 +111,31 @@ async function workload(
     ],
     ['rename', (run, i) => run({ command: 'rename', old_path: fresh(i), new_path: moved(i) }), k],
     ['delete', (run, i) => run({ command: 'delete', path: moved(i) }), k],
-    ['folder view', (run) => run({ command: 'view', path: '/memories' }), Math.max(6, Math.round(k / 25))],
+    // One per round (one in the warm-up): the reference's takes about a second at 10,000 files.
+    ['folder view', (run) => run({ command: 'view', path: '/memories' }), rounds],
   ];
-  const rates: Rates[] = systems.map(() => ({}));
-  const syncsPerOp: Rates[] = systems.map(() => ({}));
-  for (const [name, op, count] of ops) {
-    const latencies: number[][] = systems.map(() => []);
-    const synced = systems.map(() => 0);
-    for (let i = 0; i < count; i++) {
-      const order = i % 2 === 0 ? systems.map((_, j) => j) : systems.map((_, j) => systems.length - 1 - j);
-      for (const sys of order) {
-        const s0 = syncs();
-        const t = process.hrtime.bigint();
-        await op(systems[sys]!, i);
-        latencies[sys]!.push(Number(process.hrtime.bigint() - t) / 1e9);
-        synced[sys]! += syncs() - s0;
+  const latencies = new Map(ops.map(([name]) => [name, systems.map((): number[] => [])]));
+  const synced = new Map(ops.map(([name]) => [name, systems.map(() => 0)]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, op, count] of ops) {
+      const per = Math.ceil(count / rounds);
+      for (let i = round * per; i < Math.min(count, (round + 1) * per); i++) {
+        const order = i % 2 === 0 ? systems.map((_, j) => j) : systems.map((_, j) => systems.length - 1 - j);
+        for (const sys of order) {
+          const s0 = syncs();
+          const t = process.hrtime.bigint();
+          await op(systems[sys]!, from + i);
+          latencies.get(name)![sys]!.push(Number(process.hrtime.bigint() - t) / 1e9);
+          synced.get(name)![sys]! += syncs() - s0;
+        }
       }
     }
-    latencies.forEach((l, j) => (rates[j]![name] = 1 / median(l)));
-    synced.forEach((c, j) => (syncsPerOp[j]![name] = c / count));
+  }
+  const rates: Rates[] = systems.map(() => ({}));
+  const syncsPerOp: Rates[] = systems.map(() => ({}));
+  for (const [name, , count] of ops) {
+    latencies.get(name)!.forEach((l, j) => (rates[j]![name] = 1 / median(l)));
+    synced.get(name)!.forEach((c, j) => (syncsPerOp[j]![name] = c / count));
   }
   return { rates, syncsPerOp };
 }
@@ -134,13 +151,24 @@ function median(values: number[]): number {
  * write also writes the content: the append carries it (~2 KB), then a raw temp file (no sync) and a
  * rename, nothing else (no checks). A rename or delete: one ~300-byte record appended and fdatasynced, then
  * one rename (the reference makes no sync at all, so this shows what the one sync alone costs).
+ *
+ * Where: in the very folder our operation of the same round works in (`folderOf`). On this kind of disk
+ * what a new file costs depends on where its inode comes from (ext4 allocates it in its folder's block
+ * group, and skips the inodes freed there in the last half minute, one by one: 0.1 ms in one folder, over
+ * 1 ms in another, on the same disk in the same second). A floor in a folder of its own measured that
+ * lottery, not our overhead. Its files carry our temp files' prefix, so our memory never lists, watches
+ * or journals them.
  */
-function floorHandler(dir: string): Handler & { close(): Promise<void> } {
+function floorHandler(
+  dir: string,
+  folderOf: (input: Record<string, unknown>) => string,
+): Handler & { close(): Promise<void> } {
   const data = Buffer.from(body(1));
   const record = Buffer.from(JSON.stringify({ t: 'e', pad: 'x'.repeat(280) }) + '\n');
   let log: Promise<fsp.FileHandle> | undefined;
   let i = 0;
-  let j = 0;
+  /** Per folder, the files the content writes made, each under its current name (a rename toggles it). */
+  const made = new Map<string, string[]>();
   const openLog = (): Promise<fsp.FileHandle> =>
     (log ??= fsp.open(
       path.join(dir, 'log'),
@@ -149,31 +177,38 @@ function floorHandler(dir: string): Handler & { close(): Promise<void> } {
     ));
   const handler: Handler = async (input) => {
     if (input.command === 'view') return;
+    const folder = folderOf(input);
+    const files = made.get(folder) ?? [];
+    made.set(folder, files);
     if (input.command === 'rename' || input.command === 'delete') {
       const h = await openLog();
       await h.write(record);
       await h.datasync();
-      // Back and forth over the files the create step made: f-k -> g-k, then g-k -> f-k.
-      const n = j++;
-      const k = Math.floor(n / 2) % 100;
-      const [a, b] = n % 2 === 0 ? [`f-${k}.md`, `g-${k}.md`] : [`g-${k}.md`, `f-${k}.md`];
-      await fsp.rename(path.join(dir, a), path.join(dir, b));
+      // Back and forth over the files the content writes made in this folder: f-k -> g-k, then back.
+      const at = i++ % files.length;
+      const from = files[at]!;
+      const to = from.includes('-f-') ? from.replace('-f-', '-g-') : from.replace('-g-', '-f-');
+      await fsp.rename(path.join(folder, from), path.join(folder, to));
+      files[at] = to;
       return;
     }
     const n = i++;
     const h = await openLog();
     await h.write(Buffer.concat([data, record]));
     await h.datasync();
-    const tmp = path.join(dir, `.tmp-${n}`);
+    const tmp = path.join(folder, `${TEMP_PREFIX}floor-tmp-${n}`);
     const t = await fsp.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     await t.writeFile(data);
     await t.close();
-    await fsp.rename(tmp, path.join(dir, `f-${n % 100}.md`));
+    // Replaces one of this folder's earlier files once it has a few, as an edit replaces its note.
+    const target = files.length < 5 ? `${TEMP_PREFIX}floor-f-${n}.md` : files[n % files.length]!;
+    await fsp.rename(tmp, path.join(folder, target));
+    if (files.length < 5) files.push(target);
   };
   return Object.assign(handler, { close: async () => (await log)?.close() });
 }
 
-export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<BenchTable> {
+export async function run(sizes: number[] = [1000, 10000], k = 300): Promise<BenchTable> {
   await installSyncCounter();
   const base = await fsp.mkdtemp('/var/tmp/mnemo-bench-memory-');
   const rows: Record<string, string | number>[] = [];
@@ -191,8 +226,13 @@ export async function run(sizes: number[] = [1000, 10000], k = 200): Promise<Ben
       // Alternate who goes first per size so neither always gets the colder cache.
       const floorDir = path.join(base, `floor-${n}`);
       await fsp.mkdir(floorDir);
-      const floor = floorHandler(floorDir);
-      const measured = await workload([ours(memory), reference(refTool), floor], n, k);
+      const floor = floorHandler(floorDir, (input) =>
+        path.join(oursDir, path.dirname(String(input.path ?? input.old_path))),
+      );
+      const systems = [ours(memory), reference(refTool), floor];
+      // The warm-up's files: numbers past the timed ones (edits take seeded notes 0 .. 2k-1).
+      await workload(systems, n, WARMUP, 2 * k);
+      const measured = await workload(systems, n, k);
       const [a, b, f] = measured.rates as [Rates, Rates, Rates];
       const [sa, sb] = measured.syncsPerOp as [Rates, Rates];
       await floor.close();

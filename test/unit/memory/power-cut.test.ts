@@ -1,8 +1,8 @@
 // A simulated power cut: a file layer that forgets every write to a file not followed by a sync of that
 // file. A SIGKILL cannot show a missing sync (the page cache survives it); this can. The layer wraps the
 // real node:fs calls memory/ makes (fs itself, not our code): a write through a descriptor marks the
-// file's inode dirty, an fdatasync/fsync marks it clean. Appends to the journal (O_DSYNC) are durable as
-// they return. At the cut, the data folder is copied with every dirty file torn (its bytes zeroed, its
+// file's inode dirty, an fdatasync/fsync marks it clean (the journal's appends too: a write, then
+// fdatasync). At the cut, the data folder is copied with every dirty file torn (its bytes zeroed, its
 // size kept), and a memory opened on the copy must hold every acknowledged change, each file a complete
 // version, the journal agreeing with the files.
 import fs from 'node:fs';
