@@ -63,8 +63,10 @@ export interface Plan<T> {
   /**
    * 'append' (default): journal the records, then apply. 'journaled': the records are in the journal
    * already (recovery's redo). 'rewrite': the plan's `finish` rewrites the journal itself (forget).
+   * 'outside': record a change another program made (the watcher while running, recovery at start): the
+   * files are as they are, so there are no steps and no quota to check, only records and events.
    */
-  journal?: 'append' | 'journaled' | 'rewrite';
+  journal?: 'append' | 'journaled' | 'rewrite' | 'outside';
   /** After the steps are applied, still under the lock. */
   finish?(k: Kernel, change: Change<T>): Promise<void>;
 }
@@ -136,10 +138,11 @@ export class Kernel {
       const mode = plan.journal ?? 'append';
       // A journaled change is redone whatever the limits say now: it was accepted when it was made.
       if (mode === 'append') this.checkQuota(change.steps);
-      await this.applyJournaled(change, mode === 'append');
+      const append = (mode === 'append' || mode === 'outside') && change.records.length > 0;
+      await this.applyJournaled(change, append);
       await plan.finish?.(this, change);
       for (const e of change.events ?? change.records.map(eventOf)) this.emit(e);
-      if (mode === 'append') await this.maybePrune();
+      if (append) await this.maybePrune();
       return change.result;
     };
     const mapped = (err: unknown): Promise<T> => Promise.reject(toMemoryError(err, plan.errorPath));

@@ -7,8 +7,8 @@
 import { sha256 } from './content.js';
 import { readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
-import { eventOf, parsedOf, segsOf, type Kernel, type Step } from './kernel.js';
-import { joinModel } from './paths.js';
+import { parsedOf, segsOf, type Kernel, type Step } from './kernel.js';
+import { joinModel, ROOT } from './paths.js';
 import type { SavedState } from './state.js';
 
 function hashAt(k: Kernel, p: string): string | null | undefined {
@@ -85,7 +85,7 @@ export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<vo
     await k.transact(
       {
         paths: steps.map((s) => (s.kind === 'move' ? s.to.path : s.path.path)),
-        errorPath: '/memories',
+        errorPath: ROOT,
         journal: 'journaled',
         prepare: () => Promise.resolve({ records: [], steps, events: [], result: undefined }),
       },
@@ -124,8 +124,14 @@ export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<vo
     }
     records.push(k.record(actor, 'external', p, known ?? null, disk));
   }
-  if (records.length > 0) {
-    await k.wal.append(records, blobs);
-    for (const r of records) k.emit(eventOf(r));
-  }
+  if (records.length > 0)
+    await k.transact(
+      {
+        paths: records.map((r) => r.path),
+        errorPath: ROOT,
+        journal: 'outside',
+        prepare: () => Promise.resolve({ records, blobs, steps: [], result: undefined }),
+      },
+      { locked: true },
+    );
 }

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { TEMP_PREFIX, readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
 import { sha256 } from './content.js';
-import { eventOf, type Kernel } from './kernel.js';
-import { joinModel } from './paths.js';
+import type { Kernel } from './kernel.js';
+import { joinModel, ROOT } from './paths.js';
 import { diskName, scanPath, type Node } from './tree.js';
 
 const POLL_MS = 5000;
@@ -127,33 +127,37 @@ export class Watcher {
     await this.running;
   }
 
-  /** Compare the named paths (relative host paths; '' = everything) with the cache; journal differences. */
+  /**
+   * Compare the named paths (relative host paths; '' = everything) with the cache, and journal the
+   * differences: a change another program made, recorded through the kernel's one path (plan 'outside').
+   */
   private async reconcile(rels: string[]): Promise<void> {
     const store = this.store;
-    await store.lock.run(async (fresh) => {
-      if (fresh) await store.catchUp();
-      // Events name paths by their disk names; a name that is not its own key (decomposed, not UTF-8)
-      // is rescanned from its folder, which learns the mapping from the disk.
-      const tops = rels.includes('')
-        ? [[]]
-        : rels.map((r) => store.tree.keysOfDisk(r.split(path.sep).filter(Boolean)));
-      const records: JournalRecord[] = [];
-      const blobs = new Map<string, Buffer>();
-      for (const segs of tops) {
-        if (segs.some((s) => s.startsWith('.') || s === 'node_modules')) continue;
-        const fresh = await scanPath(store.hostOf(segs));
-        const old = store.tree.get(segs);
-        // The fresh nodes go in first: compare reads new files through hostOf, by their disk names.
-        if (segs.length === 0) {
-          if (fresh?.kind === 'dir') store.tree.set([], fresh);
-        } else if (fresh) store.tree.set(segs, fresh);
-        else store.tree.remove(segs);
-        await this.compare(segs, old, fresh, records, blobs);
-      }
-      this.syncFolderWatches();
-      if (records.length === 0) return;
-      await store.wal.append(records, blobs);
-      for (const r of records) store.emit(eventOf(r));
+    // Events name paths by their disk names; a name that is not its own key (decomposed, not UTF-8)
+    // is rescanned from its folder, which learns the mapping from the disk.
+    const topsNow = (): string[][] =>
+      rels.includes('') ? [[]] : rels.map((r) => store.tree.keysOfDisk(r.split(path.sep).filter(Boolean)));
+    await store.transact({
+      paths: topsNow().map(joinModel),
+      errorPath: ROOT,
+      journal: 'outside',
+      prepare: async () => {
+        const records: JournalRecord[] = [];
+        const blobs = new Map<string, Buffer>();
+        for (const segs of topsNow()) {
+          if (segs.some((s) => s.startsWith('.') || s === 'node_modules')) continue;
+          const fresh = await scanPath(store.hostOf(segs));
+          const old = store.tree.get(segs);
+          // The fresh nodes go in first: compare reads new files through hostOf, by their disk names.
+          if (segs.length === 0) {
+            if (fresh?.kind === 'dir') store.tree.set([], fresh);
+          } else if (fresh) store.tree.set(segs, fresh);
+          else store.tree.remove(segs);
+          await this.compare(segs, old, fresh, records, blobs);
+        }
+        this.syncFolderWatches();
+        return { records, blobs, steps: [], result: undefined };
+      },
     });
   }
 

@@ -1,6 +1,7 @@
 // Every operation takes the kernel's one transaction path: revert removes through the trash like delete,
-// revert and restore prune the journal like every other change, and limits change through a method.
-import { readdir, readFile } from 'node:fs/promises';
+// revert and restore prune the journal like every other change, an edit made with another program is
+// recorded through it too (pruned, queued behind the changes in flight), and limits change through a method.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemory } from '../../../memory/index.js';
@@ -42,6 +43,37 @@ describe('one transaction path', () => {
     // Each revert takes back the middle line only: a merged text the journal has never held.
     for (const id of edits) await s.memory.revert(id);
     expect((await s.memory.read('/memories/f2.md')).content).toBe(line('A') + line('b') + line('2'));
+    expect(await journalBytes(s)).toBeLessThanOrEqual(cap);
+  });
+
+  it("another program's edits, noticed by the watcher or at start, keep the journal under its cap", async () => {
+    const cap = 20_000;
+    s = await sandbox({ watch: true, watchDebounceMs: 20, limits: { journalCapBytes: cap } });
+    const file = path.join(s.dataDir, 'memories', 'outside.md');
+    const seen = (n: number) =>
+      new Promise<void>((resolve) => {
+        let count = 0;
+        const off = s!.memory.onChange((e) => {
+          if (e.actor === 'external' && ++count === n) {
+            off();
+            resolve();
+          }
+        });
+      });
+    // Each version is new content (its blob goes into the journal): five of them pass the cap.
+    for (let i = 0; i < 5; i++) {
+      const noticed = seen(1);
+      await writeFile(file, `${i}\n` + 'another program wrote this\n'.repeat(200));
+      await noticed;
+    }
+    expect((await s.memory.history('/memories/outside.md'))[0]!.actor).toBe('external');
+    expect(await journalBytes(s)).toBeLessThanOrEqual(cap);
+    // And while the app was closed: recovery records them at the next start, through the same path.
+    await s.memory.close();
+    for (let i = 0; i < 5; i++)
+      await writeFile(path.join(s.dataDir, 'memories', `closed-${i}.md`), `${i}\n` + 'x'.repeat(5000));
+    s.memory = await createMemory({ dataDir: s.dataDir, watch: false, limits: { journalCapBytes: cap } });
+    expect((await s.memory.history('/memories/closed-4.md'))[0]!.actor).toBe('external');
     expect(await journalBytes(s)).toBeLessThanOrEqual(cap);
   });
 
