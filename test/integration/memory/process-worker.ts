@@ -1,6 +1,7 @@
 // A child process for the multi-process and crash tests, run from dist/ (node dist/test/integration/memory/process-worker.js).
 //   shared <dataDir> <id> <count>: creates its own files and inserts lines into one shared file.
 //   crash <dataDir> <start> <end>: whole-file writes, printing "ack <i>" after each one reports success.
+//   tool <dataDir> <json>...: runs each memory-tool command given (JSON) in order; fails on a refusal.
 import { createMemory } from '../../../memory/index.js';
 
 export function crashContent(i: number): string {
@@ -25,6 +26,12 @@ async function main(): Promise<void> {
         actor,
       );
       if (c.isError || ins.isError) throw new Error(`${c.content} ${ins.content}`);
+    }
+  } else if (mode === 'tool') {
+    const actor = { kind: 'agent', conversationId: 'other-process', toolUseId: 'toolu' } as const;
+    for (const json of process.argv.slice(4)) {
+      const r = await memory.tool.execute(JSON.parse(json), actor);
+      if (r.isError) throw new Error(r.content);
     }
   } else if (mode === 'crash') {
     for (let i = Number(a); i < Number(b); i++) {
