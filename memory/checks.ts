@@ -61,9 +61,9 @@ export function assertRealParent(k: Kernel, segments: readonly string[]): void {
     host = path.join(host, disk[i]!);
     let st;
     try {
-      st = lstatSync(host);
+      st = lstatSync(host, { throwIfNoEntry: false });
     } catch {
-      st = undefined;
+      st = undefined; // ENOTDIR: a file on the way
     }
     if (!st?.isDirectory()) throw linkError(joinModel(segments.slice(0, i + 1)), 'symbolic');
   }
@@ -73,7 +73,13 @@ export function assertRealParent(k: Kernel, segments: readonly string[]): void {
  * Before journaling a new file at `p`: every existing parent must be a real folder, and no name may
  * differ from an existing sibling only by case or Unicode form (they would collide on macOS/Windows).
  */
-export async function preflightNew(k: Kernel, p: ParsedPath, ignore?: string): Promise<void> {
+export async function preflightNew(
+  k: Kernel,
+  p: ParsedPath,
+  ignore?: string,
+  /** Leading folders of `p` this change checked already (a rename: the source's, by assertRealParent). */
+  checked = 0,
+): Promise<void> {
   let host = k.root;
   let dir = k.tree.root;
   const disk = k.tree.diskSegments(p.segments);
@@ -91,7 +97,7 @@ export async function preflightNew(k: Kernel, p: ParsedPath, ignore?: string): P
               'on Windows and macOS they would be the same name. Use the existing name or a different one.',
           );
     }
-    if (!isLast) {
+    if (!isLast && i >= checked) {
       const st = await lstatOrNull(host);
       if (st?.isSymbolicLink()) throw linkError(joinModel(p.segments.slice(0, i + 1)), 'symbolic');
       if (st && !st.isDirectory())

@@ -16,7 +16,7 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomId } from './ids.js';
 import * as path from 'node:path';
 import { MemoryError } from './errors.js';
 
@@ -165,12 +165,7 @@ export function ensureFolders(
   let current = root;
   for (let i = 0; i < segments.length; i++) {
     current = path.join(current, segments[i]!);
-    let st: Stats | undefined;
-    try {
-      st = lstatSync(current);
-    } catch (err) {
-      if ((err as { code?: string }).code !== 'ENOENT') throw err;
-    }
+    let st = lstatSync(current, { throwIfNoEntry: false });
     if (!st) {
       try {
         mkdirSync(current, { mode: DIR_MODE });
@@ -192,17 +187,17 @@ export function ensureFolders(
 
 /**
  * lstat that answers undefined for a missing path. Synchronous, like the other checks on a change's path
- * (ensureFolders, the parent's realpath): on the app's own data folder one takes microseconds, while a round
- * trip through the thread pool costs tens, and the four checks of a rename made that way cost ~200 µs
- * against ~30 µs (bench/memory). Reading, writing and syncing content stay asynchronous, as do whole-tree
- * scans.
+ * (ensureFolders, the parents' lstat, the read of the file a change replaces): on the app's own data
+ * folder one takes microseconds, while a round trip through the thread pool costs tens, and the four
+ * checks of a rename made that way cost ~200 µs against ~30 µs (bench/memory). What waits for the disk
+ * (syncs), reads outside a change and whole-tree scans stay asynchronous.
  */
 export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> {
   try {
-    return lstatSync(hostPath);
+    // No exception for a missing path: making one (its stack) cost more than the system call.
+    return lstatSync(hostPath, { throwIfNoEntry: false });
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if ((err as { code?: string }).code === 'ENOTDIR') return undefined;
     throw err;
   }
 }
@@ -213,7 +208,7 @@ export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> 
  * and close are page-cache operations and run synchronously (see lstatOrNull).
  */
 export function writeTemp(dir: string, data: Buffer): { tmp: string; stat: Stats } {
-  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+  const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomId()}`);
   const fd = openSync(
     tmp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

@@ -3,7 +3,7 @@
 // and says which records to journal and which steps to apply. `transact` owns the sequence around it:
 // per-path queue, the data folder's lock and catch-up, error mapping (guard), the plan, quota, journal,
 // apply, emit, prune, and the deferred checkpoint that also empties the trash.
-import { randomBytes } from 'node:crypto';
+import { randomId } from './ids.js';
 import { renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from './content.js';
@@ -267,7 +267,7 @@ export class Kernel {
     extra?: Partial<JournalRecord>,
   ): JournalRecord {
     const rec: JournalRecord = {
-      id: `${this.clock().toString(36)}-${randomBytes(6).toString('hex')}`,
+      id: `${this.clock().toString(36)}-${randomId()}`,
       at: this.clock(),
       actor: actor.kind,
       command,

@@ -1,6 +1,6 @@
 // Plans for rename and delete, of files and whole folders. A folder operation journals one entry per file
 // (one batch), so a single file can be restored and the whole operation can be undone.
-import { randomBytes } from 'node:crypto';
+import { randomId } from './ids.js';
 import { checkName, sha256 } from './content.js';
 import { assertRealParent, cachedHash, preflightNew } from './checks.js';
 import { MemoryError } from './errors.js';
@@ -47,7 +47,7 @@ export async function deletePath(k: Kernel, input: string, actor: Actor): Promis
       const records: JournalRecord[] = [];
       const blobs = new Map<string, Buffer>();
       if (st.isDirectory()) {
-        const batch = randomBytes(6).toString('hex');
+        const batch = randomId();
         for (const f of await filesUnder(k, p.segments)) {
           const hash = sha256(f.bytes);
           blobs.set(hash, f.bytes);
@@ -107,10 +107,13 @@ export async function renamePath(
       // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
       if (await lstatOrNull(k.hostOf(dst.segments)))
         throw new MemoryError('exists', `The destination ${dst.path} already exists`);
-      await preflightNew(k, dst, src.path);
+      // The folders the destination shares with the source were just checked by assertRealParent.
+      let shared = 0;
+      while (shared < src.segments.length - 1 && src.segments[shared] === dst.segments[shared]) shared++;
+      await preflightNew(k, dst, src.path, shared);
       const records: JournalRecord[] = [];
       if (st.isDirectory()) {
-        const batch = randomBytes(6).toString('hex');
+        const batch = randomId();
         for (const f of k.tree.files(src.segments)) {
           const rel = f.segments.slice(src.segments.length);
           const hash = f.node.hash ?? null;

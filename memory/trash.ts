@@ -4,7 +4,7 @@
 // also frees them, about 0.3 ms more per file on ext4 (bench/memory), on the path the user or the model
 // waits for. Nothing in the trash is ever read: the deleted content is in the journal before the rename
 // (that is what Undo and Restore use), and a folder put there is gone from the tree at once.
-import { randomBytes } from 'node:crypto';
+import { randomId } from './ids.js';
 import { promises as fsp, renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { DIR_MODE, fsyncDir } from './fs-safe.js';
@@ -30,7 +30,7 @@ export class Trash {
    * trash is on another disk, or was removed by hand), it is removed at once instead.
    */
   async take(host: string, isFolder: boolean): Promise<void> {
-    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+    const name = `${Date.now().toString(36)}-${randomId()}`;
     try {
       renameSync(host, path.join(this.dir, name)); // a metadata change: synchronous, as in renamePath
       this.filled = true;
