@@ -6,8 +6,8 @@ import { MemoryError } from './errors.js';
 import { crashPoint, lstatOrNull } from './fs-safe.js';
 import { markMemoryDone, namesOf, removeRewriteLeftovers, writeForgetIntent } from './forget-intent.js';
 import type { JournalRecord } from './journal.js';
-import { parsedOf, segsOf, type Kernel, type Step } from './kernel.js';
-import { isWithin, parseMemoryPath, ROOT } from './paths.js';
+import type { Kernel, Step } from './kernel.js';
+import { isWithin, parsedOf, parseMemoryPath, ROOT, segmentsOf } from './paths.js';
 import { saveState } from './state.js';
 import type { Actor, DiffResult, ForgetTrace, JournalEntry } from './types.js';
 
@@ -93,8 +93,8 @@ export async function revertEntry(k: Kernel, id: string, actor: Actor): Promise<
       for (const r of [...group].reverse()) {
         if (r.newPath) {
           if (
-            !(await lstatOrNull(k.hostOf(segsOf(r.newPath)))) ||
-            (await lstatOrNull(k.hostOf(segsOf(r.path))))
+            !(await lstatOrNull(k.hostOf(segmentsOf(r.newPath)))) ||
+            (await lstatOrNull(k.hostOf(segmentsOf(r.path))))
           )
             throw new MemoryError(
               'conflict',
@@ -151,7 +151,7 @@ export function listDeleted(k: Kernel): JournalEntry[] {
     if (seen.has(r.path)) continue;
     seen.add(r.path);
     if (r.after !== null || r.before === null || r.newPath || !k.wal.hasBlob(r.before)) continue;
-    if (k.tree.get(segsOf(r.path))) continue;
+    if (k.tree.get(segmentsOf(r.path))) continue;
     out.push(toPublicEntry(k, r));
   }
   return out;

@@ -1,39 +1,21 @@
 // The kernel: the one path every change takes (README.md "The shape"). An operation (the tool's commands,
 // the panel's saves, revert, restore, import, forget, recovery's redo) is a plan: it reads what it needs
 // and says which records to journal and which steps to apply. `transact` owns the sequence around it:
-// per-path queue, the data folder's lock and catch-up, error mapping (guard), the plan, quota, journal,
-// apply, emit, prune, and the deferred checkpoint that also empties the trash.
-import { randomId } from './ids.js';
+// per-path queue, the data folder's lock and catch-up (catch-up.ts), error mapping (guard), the plan,
+// quota, journal, apply, emit, prune; the deferred checkpoint (checkpoint.ts) follows.
 import { renameSync } from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from './content.js';
+import { catchUp } from './catch-up.js';
+import { Checkpoints } from './checkpoint.js';
 import { MemoryError, toMemoryError } from './errors.js';
-import {
-  crashPoint,
-  ensureFolders,
-  fsyncDirs,
-  lstatOrNull,
-  readRegular,
-  renameTemp,
-  syncFiles,
-  unlinkQuietly,
-  writeTemp,
-} from './fs-safe.js';
+import { crashPoint, ensureFolders, renameTemp, unlinkQuietly, writeTemp } from './fs-safe.js';
+import { randomId } from './ids.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { PathQueue, ProcessLock } from './lock.js';
-import { joinModel, ROOT, toHost, type ParsedPath } from './paths.js';
+import { joinModel, toHost, type ParsedPath } from './paths.js';
 import { Trash } from './trash.js';
-import { scanDir, scanPath, Tree } from './tree.js';
+import { Tree } from './tree.js';
 import { defaultLimits, type Actor, type ChangeEvent, type MemoryLimits } from './types.js';
-
-/**
- * How long after a change the folders are fsynced and the journal checkpointed. Until then recovery can
- * redo the change from the journal, so this trades only recovery work, never durability.
- */
-const CHECKPOINT_MS = 5000;
-
-export const segsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
-export const parsedOf = (p: string): ParsedPath => ({ path: p, segments: segsOf(p) });
 
 /** What a change does to the files, applied in order after the journal append. */
 export type Step =
@@ -86,15 +68,13 @@ export class Kernel {
   readonly wal: Journal;
   readonly lock: ProcessLock;
   readonly trash: Trash;
+  readonly checkpoints: Checkpoints = new Checkpoints(this);
   readonly lastRead = new Map<string, number>();
   /** Set by the owner: pending watcher events are processed before a read of the cache. */
   drainWatcher: () => Promise<void> = () => Promise.resolve();
   private readonly queue = new PathQueue();
   private readonly listeners = new Set<(e: ChangeEvent) => void>();
-  private readonly dirtyDirs = new Set<string>();
   private rootReal = '';
-  private flushTimer: NodeJS.Timeout | undefined;
-  private onCheckpoint: () => void = () => undefined;
   closed = false;
 
   constructor(options: KernelOptions) {
@@ -102,7 +82,8 @@ export class Kernel {
     this.journalDir = path.join(path.resolve(options.dataDir), 'memory-journal');
     this.limits = { ...defaultLimits, ...options.limits };
     this.clock = options.clock ?? Date.now;
-    this.wal = new Journal(this.journalDir, () => this.syncChanged());
+    // The journal syncs what changed before any checkpoint record it writes itself (flush, a rewrite).
+    this.wal = new Journal(this.journalDir, () => this.checkpoints.syncChanged());
     this.lock = new ProcessLock(this.journalDir);
     this.trash = new Trash(path.join(this.journalDir, 'trash'));
   }
@@ -119,11 +100,6 @@ export class Kernel {
   setLimits(limits: Partial<MemoryLimits>): void {
     for (const [k, v] of Object.entries(limits) as [keyof MemoryLimits, number | undefined][])
       if (typeof v === 'number') this.limits[k] = v;
-  }
-
-  /** Called after each deferred checkpoint (the owner persists its lazy state then). */
-  afterCheckpoint(fn: () => void): void {
-    this.onCheckpoint = fn;
   }
 
   /** The host path of a memory path's segments: each name in its on-disk form (tree.ts diskNames). */
@@ -194,7 +170,7 @@ export class Kernel {
       if (append) await this.wal.cancel(change.records.map((r) => r.id)).catch(() => undefined);
       throw err;
     }
-    if (change.steps.length) this.scheduleCheckpoint();
+    if (change.steps.length) this.checkpoints.schedule();
   }
 
   /** The folders of `p` (all but the last) made real and link-free: the host path of the deepest. */
@@ -218,7 +194,7 @@ export class Kernel {
       temp!.renamed = true;
       const { size, mtimeMs } = temp!.stat;
       this.tree.set(s.path.segments, { kind: 'file', size, mtimeMs, hash: s.hash });
-      this.dirtyDirs.add(dir);
+      this.checkpoints.dirty(dir);
     } else if (s.kind === 'move') {
       const fromHost = this.hostOf(s.from.segments);
       const dir = this.folderOf(s.to);
@@ -226,13 +202,13 @@ export class Kernel {
       renameSync(fromHost, path.join(dir, this.diskLeaf(s.to)));
       const node = this.tree.remove(s.from.segments);
       if (node) this.tree.set(s.to.segments, node);
-      this.dirtyDirs.add(path.dirname(fromHost));
-      this.dirtyDirs.add(dir);
+      this.checkpoints.dirty(path.dirname(fromHost));
+      this.checkpoints.dirty(dir);
     } else {
       const host = this.hostOf(s.path.segments);
       await this.trash.take(host, s.folder);
       this.tree.remove(s.path.segments);
-      this.dirtyDirs.add(path.dirname(host));
+      this.checkpoints.dirty(path.dirname(host));
     }
   }
 
@@ -304,144 +280,24 @@ export class Kernel {
     return () => this.listeners.delete(listener);
   }
 
-  noteDirty(hostDir: string): void {
-    this.dirtyDirs.add(hostDir);
-    this.scheduleCheckpoint();
-  }
-
   /** Make the cache reflect other processes' journaled changes and pending watcher events. */
   async settle(): Promise<void> {
     await this.drainWatcher();
     await this.lock.runLocal((stale) => (stale ? this.catchUp() : Promise.resolve()));
   }
 
-  /** Apply changes other processes journaled since we last looked (their files are already on disk). */
-  async catchUp(): Promise<void> {
-    const news = await this.wal.catchUp();
-    if (news === 'reloaded') {
-      const scanned = await scanDir(this.root, false);
-      if (scanned) this.tree.set([], scanned);
-      await this.rehashUnknown();
-      return;
-    }
-    for (const r of news) {
-      for (const p of [r.path, r.newPath]) {
-        if (!p) continue;
-        const segs = segsOf(p);
-        const node = await scanPath(this.hostOf(segs));
-        if (node) {
-          if (node.kind === 'file' && (p === r.newPath || !r.newPath) && r.after) node.hash = r.after;
-          this.tree.set(segs, node);
-        } else {
-          this.tree.remove(segs);
-          // A folder moved or deleted as a whole is journaled file by file: its folders are gone too.
-          for (let n = segs.length - 1; n > 0; n--) {
-            const up = segs.slice(0, n);
-            if (this.tree.get(up)?.kind !== 'dir' || (await lstatOrNull(this.hostOf(up)))) break;
-            this.tree.remove(up);
-          }
-        }
-      }
-      await this.rehashUnknown();
-      this.emit(eventOf(r));
-    }
+  /** Apply changes other processes journaled since we last looked (catch-up.ts). */
+  catchUp(): Promise<void> {
+    return catchUp(this);
   }
 
-  /** Fill in the hashes the cache lacks (after a rescan). */
-  async rehashUnknown(): Promise<void> {
-    for (const f of this.tree.files()) {
-      if (f.node.hash) continue;
-      try {
-        const { bytes } = await readRegular(this.hostOf(f.segments), this.rootReal, joinModel(f.segments));
-        f.node.hash = sha256(bytes);
-      } catch {
-        // unreadable (raced away, or a link): left without a hash, compared by size on the next scan
-      }
-    }
-  }
-
-  private scheduleCheckpoint(): void {
-    if (this.flushTimer || this.closed) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.checkpointNow()
-        .then(() => {
-          this.onCheckpoint();
-          return this.trash.empty();
-        })
-        .catch(() => undefined);
-    }, CHECKPOINT_MS);
-    this.flushTimer.unref();
-  }
-
-  cancelCheckpointTimer(): void {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-  }
-
-  /**
-   * Before a checkpoint record: make every change journaled since the last one durable in the files. Taken
-   * from the journal, not from what this process wrote, so the changes of another process on the same data
-   * folder are covered too: the files they left (fdatasync), then the folders renamed into or out of. What
-   * fails stays dirty, and the checkpoint fails.
-   */
-  private async syncChanged(): Promise<void> {
-    const todo = this.changedSinceCheckpoint();
-    if (todo) await this.syncFilesAndFolders(todo);
-  }
-
-  /** The files and folders the changes since the last checkpoint touched, and the last of those changes. */
-  private changedSinceCheckpoint(): { files: string[]; dirs: string[]; lastId?: string } | null {
-    const files = new Set<string>();
-    const unsettled = this.wal.entries.slice(this.wal.unsettledFrom);
-    for (const r of unsettled) {
-      for (const p of [r.path, r.newPath]) {
-        if (!p || p === ROOT) continue;
-        const host = this.hostOf(segsOf(p));
-        this.dirtyDirs.add(path.dirname(host));
-        if (r.after !== null && (r.newPath === undefined || p === r.newPath)) files.add(host);
-      }
-    }
-    if (files.size === 0 && this.dirtyDirs.size === 0 && unsettled.length === 0) return null;
-    const dirs = [...this.dirtyDirs];
-    this.dirtyDirs.clear();
-    const last = unsettled[unsettled.length - 1];
-    return { files: [...files], dirs, ...(last ? { lastId: last.id } : {}) };
-  }
-
-  private async syncFilesAndFolders(todo: { files: string[]; dirs: string[] }): Promise<void> {
-    try {
-      await syncFiles(todo.files);
-    } catch (err) {
-      todo.dirs.forEach((d) => this.dirtyDirs.add(d));
-      throw err;
-    }
-    await fsyncDirs(todo.dirs, (left) => left.forEach((d) => this.dirtyDirs.add(d)));
+  emitRecord(r: JournalRecord): void {
+    this.emit(eventOf(r));
   }
 
   /** Mark everything journaled so far as settled (the journal syncs what changed first). Under the lock. */
   async checkpoint(): Promise<void> {
     await this.wal.checkpoint();
-  }
-
-  /**
-   * The deferred checkpoint. Under the lock (after a catch-up, so every process's records are known): note
-   * what the changes so far touched. Outside it, so that writers go on meanwhile: fdatasync those files,
-   * then their folders. Under the lock again: a checkpoint record covering exactly those changes.
-   */
-  async checkpointNow(): Promise<void> {
-    const todo = await this.lock.run(async (fresh) => {
-      if (fresh) await this.catchUp();
-      return this.changedSinceCheckpoint();
-    });
-    if (!todo) return;
-    await this.syncFilesAndFolders(todo);
-    const lastId = todo.lastId;
-    if (lastId)
-      await this.lock.run(async (fresh) => {
-        if (fresh) await this.catchUp();
-        await this.wal.checkpointUpTo(lastId);
-      });
   }
 }
 

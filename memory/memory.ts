@@ -59,7 +59,7 @@ class MemoryStore implements Memory {
     this.k = new Kernel(options);
     this.tool = createTool(this.k, (paths) => this.touchRead(paths));
     this.k.drainWatcher = () => this.watcher?.drain() ?? Promise.resolve();
-    this.k.afterCheckpoint(() => this.scheduleStateSave(0));
+    this.k.checkpoints.onDone(() => this.scheduleStateSave(0));
   }
 
   get root(): string {
@@ -249,7 +249,7 @@ class MemoryStore implements Memory {
     await this.watcher?.stop();
     clearTimeout(this.stateTimer);
     this.stateTimer = undefined;
-    this.k.cancelCheckpointTimer();
+    this.k.checkpoints.cancel();
     // A folder that cannot be synced leaves the checkpoint unwritten (recovery redoes from the journal);
     // the store still closes and gives the lock back.
     await this.flush().catch(() => undefined);

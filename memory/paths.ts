@@ -173,6 +173,12 @@ export function toHost(root: string, segments: readonly string[]): string {
   return segments.length === 0 ? root : path.join(root, ...segments);
 }
 
+/** The segments of a canonical memory path (one this module accepted, or the journal recorded). */
+export const segmentsOf = (p: string): string[] => (p === ROOT ? [] : p.slice(ROOT.length + 1).split('/'));
+
+/** A canonical memory path (from the journal) as a ParsedPath, without checking it again. */
+export const parsedOf = (p: string): ParsedPath => ({ path: p, segments: segmentsOf(p) });
+
 export function joinModel(segments: readonly string[]): string {
   return segments.length === 0 ? ROOT : `${ROOT}/${segments.join('/')}`;
 }

@@ -4,15 +4,16 @@
 //    cache, or a power cut tore the note, whose temp file had no sync of its own);
 // 2. journal as 'external' whatever differs from what the journal (or the saved state) says the files
 //    hold: edits made with another program while the app was closed.
+import { rehashUnknown } from './catch-up.js';
 import { sha256 } from './content.js';
 import { readRegular } from './fs-safe.js';
 import type { JournalRecord } from './journal.js';
-import { parsedOf, segsOf, type Kernel, type Step } from './kernel.js';
-import { joinModel, ROOT } from './paths.js';
+import type { Kernel, Step } from './kernel.js';
+import { joinModel, parsedOf, ROOT, segmentsOf } from './paths.js';
 import type { SavedState } from './state.js';
 
 function hashAt(k: Kernel, p: string): string | null | undefined {
-  const node = k.tree.get(segsOf(p));
+  const node = k.tree.get(segmentsOf(p));
   if (!node) return null;
   return node.kind === 'file' ? node.hash : undefined;
 }
@@ -75,10 +76,10 @@ export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<vo
   const unsettled = k.wal.entries.slice(k.wal.unsettledFrom);
   for (const r of unsettled)
     for (const p of [r.path, r.newPath]) {
-      const node = p ? k.tree.get(segsOf(p)) : undefined;
+      const node = p ? k.tree.get(segmentsOf(p)) : undefined;
       if (node?.kind === 'file') node.hash = undefined;
     }
-  await k.rehashUnknown();
+  await rehashUnknown(k);
 
   const steps = await redoSteps(k, unsettled);
   if (steps.length > 0)
@@ -105,7 +106,7 @@ export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<vo
   const blobs = new Map<string, Buffer>();
   const actor = { kind: 'external' } as const;
   for (const p of [...paths].sort()) {
-    const segs = segsOf(p);
+    const segs = segmentsOf(p);
     if (segs.some((s) => s.startsWith('.'))) continue;
     const disk = hashAt(k, p);
     if (disk === undefined) continue; // a folder or a link now: nothing we can journal as content
