@@ -92,8 +92,10 @@ export const detectors: Detector[] = [
   {
     name: 'a JSON Web Token',
     // header.payload.signature, found within runs of base64url and dots: a regex that looks for "eyJ...\."
-    // directly backtracks quadratically over "eyJ-eyJ-eyJ-...".
-    pattern: /[A-Za-z0-9_.-]{27,}/,
+    // directly backtracks quadratically over "eyJ-eyJ-eyJ-...". A run is tried from its first character
+    // only (the lookbehind): from every character, a text of 26-character words cost time quadratic in
+    // each word (24 ms for 100 KB of them, against 0.8 ms), and the matches are the same.
+    pattern: /(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{27,}/,
     accept: (m) => hasJwt(m[0]),
   },
   {
