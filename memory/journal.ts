@@ -3,6 +3,7 @@
 // lines, written once per distinct content). One file means one fdatasync makes a change and the content
 // needed to redo or undo it durable together. Checkpoint lines mark the point up to which every change is
 // known to be on disk; recovery redoes what follows (README.md).
+import { isUtf8 } from 'node:buffer';
 import { constants, promises as fsp, writeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { datasync, FILE_MODE, fsyncDir } from './fs-safe.js';
@@ -399,9 +400,8 @@ export class Journal {
 }
 
 function blobLine(hash: string, bytes: Buffer): string {
-  const text = bytes.toString('utf8');
   // Content that is not valid UTF-8 (an external binary file being deleted) is kept as base64.
-  return Buffer.from(text, 'utf8').equals(bytes)
-    ? `${BLOB_PREFIX}${hash}","d":${JSON.stringify(text)}}`
+  return isUtf8(bytes)
+    ? `${BLOB_PREFIX}${hash}","d":${JSON.stringify(bytes.toString('utf8'))}}`
     : `${BLOB_PREFIX}${hash}","x":"${bytes.toString('base64')}"}`;
 }

@@ -1,6 +1,6 @@
 // Deletes go through the trash: out of the memory folder at once (a rename), off the disk after the next
 // checkpoint, at close, at the next start after a crash, and at once when the user forgets the file.
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemory } from '../../../memory/index.js';
@@ -63,6 +63,19 @@ describe('the trash', () => {
     } finally {
       await memory.close();
     }
+  });
+
+  it('keeps a deleted file that is not UTF-8 (written by another program) byte for byte', async () => {
+    const bytes = Buffer.from([0x66, 0xff, 0xfe, 0x00, 0x0a, 0xc3, 0x28]);
+    await writeFile(path.join(s.dataDir, 'memories', 'bin.dat'), bytes);
+    await s.memory.close();
+    s.memory = await createMemory({ dataDir: s.dataDir, watch: false }); // records it as external
+    await del('/memories/bin.dat');
+    await s.memory.close();
+    s.memory = await createMemory({ dataDir: s.dataDir, watch: false });
+    const [deleted] = await s.memory.deleted();
+    await s.memory.restore(deleted!.id);
+    expect(await readFile(path.join(s.dataDir, 'memories', 'bin.dat'))).toEqual(bytes);
   });
 
   it('removes what a crash left in it when the memory opens', async () => {
