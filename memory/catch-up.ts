@@ -39,7 +39,7 @@ export async function catchUp(k: CatchUpHost): Promise<void> {
         // A folder moved or deleted as a whole is journaled file by file: its folders are gone too.
         for (let n = segs.length - 1; n > 0; n--) {
           const up = segs.slice(0, n);
-          if (k.tree.get(up)?.kind !== 'dir' || (await lstatOrNull(k.hostOf(up)))) break;
+          if (k.tree.get(up)?.kind !== 'dir' || lstatOrNull(k.hostOf(up))) break;
           k.tree.remove(up);
         }
       }

@@ -73,13 +73,13 @@ export function assertRealParent(k: Kernel, segments: readonly string[]): void {
  * Before journaling a new file at `p`: every existing parent must be a real folder, and no name may
  * differ from an existing sibling only by case or Unicode form (they would collide on macOS/Windows).
  */
-export async function preflightNew(
+export function preflightNew(
   k: Kernel,
   p: ParsedPath,
   ignore?: string,
   /** Leading folders of `p` this change checked already (a rename: the source's, by assertRealParent). */
   checked = 0,
-): Promise<void> {
+): void {
   let host = k.root;
   let dir = k.tree.root;
   const disk = k.tree.diskSegments(p.segments);
@@ -98,7 +98,7 @@ export async function preflightNew(
           );
     }
     if (!isLast && i >= checked) {
-      const st = await lstatOrNull(host);
+      const st = lstatOrNull(host);
       if (st?.isSymbolicLink()) throw linkError(joinModel(p.segments.slice(0, i + 1)), 'symbolic');
       if (st && !st.isDirectory())
         throw new MemoryError(

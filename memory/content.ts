@@ -26,17 +26,30 @@ export function checkContent(
 }
 
 /**
+ * Names found clean: the same names come back (every folder on the way, the names the model gives again).
+ * No detector matches across a line break, so scanning a path one name at a time finds what scanning the
+ * names one per line did.
+ */
+const cleanNames = new Set<string>();
+const CLEAN_NAMES_MAX = 2000;
+
+/**
  * Throws MemoryError('secret') when a new file's name looks like a credential: names are listed to the
  * model and exported like content. The message cannot quote the path, since the path is the secret.
  */
 export function checkName(path: string): void {
-  const secret = detectSecret(path.split('/').join('\n'));
-  if (secret)
-    throw new MemoryError(
-      'secret',
-      `Refused: the name of the new file looks like ${secret.detector}. Names are shown to the model and ` +
-        'exported like content: choose a name without the credential. Nothing was saved.',
-    );
+  for (const name of path.split('/')) {
+    if (name === '' || cleanNames.has(name)) continue;
+    const secret = detectSecret(name);
+    if (secret)
+      throw new MemoryError(
+        'secret',
+        `Refused: the name of the new file looks like ${secret.detector}. Names are shown to the model and ` +
+          'exported like content: choose a name without the credential. Nothing was saved.',
+      );
+    if (cleanNames.size >= CLEAN_NAMES_MAX) cleanNames.clear();
+    cleanNames.add(name);
+  }
 }
 
 /** Throws MemoryError (encoding | too_large) unless `content` is text within the per-file cap. */

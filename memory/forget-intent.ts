@@ -52,7 +52,7 @@ async function versionsOf(store: Kernel, names: Set<string>, host: string): Prom
 
 /** The regular files at or under `host` (links are never followed), as text. */
 async function readTree(host: string): Promise<string[]> {
-  const st = await lstatOrNull(host);
+  const st = lstatOrNull(host);
   if (!st) return [];
   if (st.isFile()) return [await fsp.readFile(host, 'utf8').catch(() => '')];
   if (!st.isDirectory()) return [];

@@ -192,7 +192,7 @@ export function ensureFolders(
  * checks of a rename made that way cost ~200 µs against ~30 µs (bench/memory). What waits for the disk
  * (syncs), reads outside a change and whole-tree scans stay asynchronous.
  */
-export async function lstatOrNull(hostPath: string): Promise<Stats | undefined> {
+export function lstatOrNull(hostPath: string): Stats | undefined {
   try {
     // No exception for a missing path: making one (its stack) cost more than the system call.
     return lstatSync(hostPath, { throwIfNoEntry: false });

@@ -92,10 +92,7 @@ export async function revertEntry(k: Kernel, id: string, actor: Actor): Promise<
       const steps: Step[] = [];
       for (const r of [...group].reverse()) {
         if (r.newPath) {
-          if (
-            !(await lstatOrNull(k.hostOf(segmentsOf(r.newPath)))) ||
-            (await lstatOrNull(k.hostOf(segmentsOf(r.path))))
-          )
+          if (!lstatOrNull(k.hostOf(segmentsOf(r.newPath))) || lstatOrNull(k.hostOf(segmentsOf(r.path))))
             throw new MemoryError(
               'conflict',
               `Cannot undo the rename: ${r.newPath} is gone or ${r.path} is taken again.`,
@@ -166,11 +163,11 @@ export async function restoreEntry(k: Kernel, id: string, actor: Actor): Promise
     paths: [p.path],
     errorPath: p.path,
     async prepare() {
-      if (await lstatOrNull(k.hostOf(p.segments)))
+      if (lstatOrNull(k.hostOf(p.segments)))
         throw new MemoryError('exists', `${p.path} exists again; rename or delete it before restoring.`);
       const bytes = await k.wal.blob(r.before);
       if (!bytes) throw new MemoryError('not_found', 'The content of that file is no longer in the journal.');
-      await preflightNew(k, p);
+      preflightNew(k, p);
       const rec = k.record(actor, 'restore', p.path, null, r.before, { revertOf: r.id });
       return {
         records: [rec],
@@ -203,7 +200,7 @@ export async function forgetPath(k: Kernel, input: string, resume?: ForgetTrace)
       const host = k.hostOf(p.segments);
       const trace = resume ?? (await writeForgetIntent(k, p.path, names, host));
       crashPoint('forget-after-intent');
-      const st = await lstatOrNull(host);
+      const st = lstatOrNull(host);
       if (st) assertRealParent(k, p.segments);
       return {
         records: [],

@@ -41,7 +41,7 @@ export async function deletePath(k: Kernel, input: string, actor: Actor): Promis
     async prepare() {
       const host = k.hostOf(p.segments);
       // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
-      const st = await lstatOrNull(host);
+      const st = lstatOrNull(host);
       if (!st) throw new MemoryError('not_found', `The path ${p.path} does not exist`);
       assertRealParent(k, p.segments);
       const records: JournalRecord[] = [];
@@ -97,7 +97,7 @@ export async function renamePath(
     async prepare() {
       const srcHost = k.hostOf(src.segments);
       // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
-      const st = await lstatOrNull(srcHost);
+      const st = lstatOrNull(srcHost);
       if (!st) throw new MemoryError('not_found', `The path ${src.path} does not exist`);
       assertRealParent(k, src.segments);
       if (st.isSymbolicLink()) throw linkError(src.path, 'symbolic');
@@ -105,12 +105,12 @@ export async function renamePath(
       if (!st.isFile() && !st.isDirectory())
         throw new MemoryError('link', `${src.path} is not a regular file or folder.`);
       // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
-      if (await lstatOrNull(k.hostOf(dst.segments)))
+      if (lstatOrNull(k.hostOf(dst.segments)))
         throw new MemoryError('exists', `The destination ${dst.path} already exists`);
       // The folders the destination shares with the source were just checked by assertRealParent.
       let shared = 0;
       while (shared < src.segments.length - 1 && src.segments[shared] === dst.segments[shared]) shared++;
-      await preflightNew(k, dst, src.path, shared);
+      preflightNew(k, dst, src.path, shared);
       const records: JournalRecord[] = [];
       if (st.isDirectory()) {
         const batch = randomId();

@@ -45,7 +45,7 @@ export async function writeFile(
       // what is on disk now, so only the lines this save changes are checked.
       checkSecrets(p.path, cur ? cur.bytes.toString('utf8') : '', content);
       if (!cur) checkName(p.path);
-      if (!cur) await preflightNew(k, p);
+      if (!cur) preflightNew(k, p);
       const command = actor.kind === 'import' ? 'import' : cur ? 'write' : 'create';
       const rec = k.record(actor, command, p.path, cur?.hash ?? null, hash);
       const blobs = new Map<string, Buffer>([[hash, mine]]);
@@ -74,9 +74,9 @@ export async function createFile(
     paths: [p.path],
     errorPath: p.path,
     async prepare() {
-      const st = await lstatOrNull(k.hostOf(p.segments));
+      const st = lstatOrNull(k.hostOf(p.segments));
       if (st) throw new MemoryError('exists', `File ${p.path} already exists`);
-      await preflightNew(k, p);
+      preflightNew(k, p);
       const mine = Buffer.from(content, 'utf8');
       const hash = sha256(mine);
       const rec = k.record(actor, 'create', p.path, null, hash);
