@@ -1,10 +1,11 @@
 // Memory benchmark (issue 3, point 8): the same workload through our handlers and through the SDK's
-// BetaLocalFilesystemMemoryTool, on 1,000 and 10,000 seeded files, beside the disk's floor (a raw temp
-// write + fsync + rename). Data lives on the real disk (/var/tmp), seeded by a raw generator.
+// BetaLocalFilesystemMemoryTool, on 1,000 and 10,000 seeded files, beside the disk's floor (one append +
+// fdatasync, and for content a raw temp write + rename). Data lives on the real disk (/var/tmp), seeded by
+// a raw generator.
 //
 // Syncs per write (counted, column "ours syncs/op"): the reference makes one (the temp file, or the new
-// file for create). Ours makes one, the journal append (O_DSYNC: the change and its content are durable
-// and redoable); the temp file has no sync of its own, and the files and folders changed are synced by a
+// file for create). Ours makes one, the journal append (a write, then fdatasync: the change and its
+// content are durable and redoable); the temp file has no sync of its own, and the files and folders changed are synced by a
 // checkpoint about every 5 s (counted where it falls), since recovery redoes from the journal any change
 // whose file does not hash to its record. Rename and delete: the reference makes no sync at all (so they
 // are not durable when it returns); ours make one, the journal (for delete it holds the deleted content).
