@@ -80,7 +80,7 @@ const ROUNDS = 6;
 /**
  * The workload: each operation type `count` times on its own files. The machine is shared and its disk
  * latency drifts, so ours, the reference and the floor alternate operation by operation (who goes first
- * alternates too), and each side's rate is 1 / its median latency: all see the same conditions. The
+ * alternates too): each side's rate is 1 / its median latency, and the ratios are paired (see run). The
  * operations of each kind are also spread over ROUNDS rounds of every kind in turn, so that a minute of
  * load from elsewhere falls on every kind, not on whichever ran then. A warm-up runs every operation
  * WARMUP times per system first, on other files (`from` shifts the file numbers), and is not timed.
@@ -90,7 +90,7 @@ async function workload(
   n: number,
   k: number,
   from = 0,
-): Promise<{ rates: Rates[]; syncsPerOp: Rates[] }> {
+): Promise<{ rates: Rates[]; versusOurs: Rates[]; syncsPerOp: Rates[] }> {
   const p = (i: number) => `/memories/topic-${i % TOPICS}/note-${i}.md`;
   const fresh = (i: number) => `/memories/topic-${i % TOPICS}/bench-${i}.md`;
   const moved = (i: number) => fresh(i).replace('bench-', 'moved-');
@@ -133,12 +133,18 @@ async function workload(
     }
   }
   const rates: Rates[] = systems.map(() => ({}));
+  const versusOurs: Rates[] = systems.map(() => ({}));
   const syncsPerOp: Rates[] = systems.map(() => ({}));
   for (const [name, , count] of ops) {
-    latencies.get(name)!.forEach((l, j) => (rates[j]![name] = 1 / median(l)));
+    const l = latencies.get(name)!;
+    l.forEach((own, j) => {
+      rates[j]![name] = 1 / median(own);
+      // Paired: each operation of ours against the same operation of the other system, run next to it.
+      versusOurs[j]![name] = median(own.map((t, i) => t / l[0]![i]!));
+    });
     synced.get(name)!.forEach((c, j) => (syncsPerOp[j]![name] = c / count));
   }
-  return { rates, syncsPerOp };
+  return { rates, versusOurs, syncsPerOp };
 }
 
 function median(values: number[]): number {
@@ -235,13 +241,17 @@ export async function run(sizes: number[] = [1000, 10000], k = 300): Promise<Ben
       await workload(systems, n, WARMUP, 2 * k);
       const measured = await workload(systems, n, k);
       const [a, b, f] = measured.rates as [Rates, Rates, Rates];
+      const [, vb, vf] = measured.versusOurs as [Rates, Rates, Rates];
       const [sa, sb] = measured.syncsPerOp as [Rates, Rates];
       await floor.close();
       await memory.close();
       for (const op of Object.keys(a)) {
         const isWrite = !op.includes('view');
-        const vsRef = a[op]! / b[op]!;
-        const vsFloor = a[op]! / f[op]!;
+        // The ratios: the median of the paired ratios (other's latency / ours, operation by operation).
+        // The machine is shared: its load drifts within a run, and a ratio of two medians taken over
+        // the whole run moved by 0.2 from one run to the next; each pair ran within a millisecond or two.
+        const vsRef = vb[op]!;
+        const vsFloor = vf[op]!;
         const content = op === 'create' || op === 'str_replace' || op === 'insert';
         const [target, met] = isWrite
           ? content
@@ -278,7 +288,8 @@ export async function run(sizes: number[] = [1000, 10000], k = 300): Promise<Ben
       'checkpoint, counted where it falls); their floor is one append of the content + fdatasync, a temp ' +
       'file and a rename. Rename/delete: reference 0 syncs (not durable), ours 1 (the journal); their floor ' +
       'is one 300-byte append + fdatasync + rename, i.e. the cost of that one sync. Rates = 1 / median ' +
-      'latency; syncs/op counted (fsync, fdatasync, O_DSYNC writes).',
+      'latency; ratios = median of the paired ratios (each operation of ours against the same operation of ' +
+      'the other, run next to it); syncs/op counted (fsync, fdatasync, O_DSYNC writes).',
     rows,
   };
 }
