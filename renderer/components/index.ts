@@ -11,4 +11,5 @@ export { Spinner } from './spinner';
 export { Splitter, type SplitterProps } from './splitter';
 export { Tabs, type TabItem } from './tabs';
 export { Toaster } from './toaster';
+export { TypedNameField, typedMatches, type TypedNameFieldProps } from './typed-name-field';
 export { toast, useToasts } from '../store/toast';

@@ -1,8 +1,8 @@
 // Deleting a space: says what goes (its conversations and memory files), offers "Export first" (the
 // memory export, a zip named after the space), and deletes only once the space's name is typed. The space
 // goes to the trash: the toast after it can undo (restore) for a while.
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
-import { Button, Dialog } from '../../components';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { Button, Dialog, TypedNameField, typedMatches } from '../../components';
 import { countsText } from './space-list';
 import { deleteSpace, exportSpace, refreshCounts, useSpaceList } from './use-spaces';
 
@@ -17,13 +17,12 @@ export function DeleteSpaceDialog({
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState<null | 'export' | 'delete'>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const id = useId();
   // What will go is shown as counted now, not as of the last time the list was opened.
   useEffect(() => {
     void refreshCounts(true);
   }, []);
   if (!space) return null;
-  const ready = typed.trim() === space.name;
+  const ready = typedMatches(typed, space.name);
 
   const onDelete = async (): Promise<void> => {
     setBusy('delete');
@@ -64,24 +63,12 @@ export function DeleteSpaceDialog({
         trash is emptied after 30 days.
       </p>
       <form
-        className="field"
         onSubmit={(e) => {
           e.preventDefault();
           if (ready && busy === null) void onDelete();
         }}
       >
-        <label htmlFor={`${id}-confirm`}>
-          Type <code>{space.name}</code> to confirm
-        </label>
-        <input
-          id={`${id}-confirm`}
-          ref={inputRef}
-          className="input"
-          autoComplete="off"
-          spellCheck={false}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-        />
+        <TypedNameField name={space.name} value={typed} onChange={setTyped} inputRef={inputRef} />
       </form>
     </Dialog>
   );

@@ -1,8 +1,9 @@
 // A confirmation for irreversible actions: the confirm button stays disabled until the user types the
 // name of what will be destroyed (Cancel has focus first, so Enter never destroys by accident).
-import { useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { Button } from '../../../components/button';
 import { Dialog } from '../../../components/dialog';
+import { TypedNameField, typedMatches } from '../../../components/typed-name-field';
 
 export interface TypedConfirmProps {
   title: string;
@@ -24,11 +25,10 @@ export function TypedConfirm({
   onConfirm,
   onCancel,
 }: TypedConfirmProps): ReactElement {
-  const inputId = useId();
   const [typed, setTyped] = useState('');
   const cancelRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const ready = !typeToConfirm || typed.trim() === typeToConfirm;
+  const ready = !typeToConfirm || typedMatches(typed, typeToConfirm);
   return (
     <Dialog
       open
@@ -50,20 +50,13 @@ export function TypedConfirm({
     >
       {children}
       {typeToConfirm && (
-        <div className="field mp-confirm-field">
-          <label htmlFor={inputId}>
-            Type <code>{typeToConfirm}</code> to confirm
-          </label>
-          <input
-            id={inputId}
-            ref={inputRef}
-            className="input"
-            autoComplete="off"
-            spellCheck={false}
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-          />
-        </div>
+        <TypedNameField
+          name={typeToConfirm}
+          value={typed}
+          onChange={setTyped}
+          inputRef={inputRef}
+          className="mp-confirm-field"
+        />
       )}
     </Dialog>
   );
