@@ -11,14 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../../electron/core/create-core.js';
 import { testHost } from '../agent/harness.js';
 import {
+  assertCliBuilt,
+  CLI as cli,
+  cliEnv,
+  type CliResult,
+  ROOT as root,
+  runCli,
+} from '../support/cli-process.js';
+import {
   type FakeAnthropic,
   startFakeAnthropic,
   text,
   toolUse,
 } from '../../fixtures/fake-anthropic/index.js';
-
-const root = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(root, 'dist/electron/cli.js');
 
 let fake: FakeAnthropic;
 let dataDir: string;
@@ -42,8 +47,7 @@ function staleSources(): string[] {
 }
 
 beforeAll(async () => {
-  if (!existsSync(cli))
-    throw new Error('dist/electron/cli.js is missing: run `npm run build:node` first (`npm test` does).');
+  assertCliBuilt();
   // A warning only: tsc -b leaves an output alone when a source was touched without a change to it.
   const stale = staleSources();
   if (stale.length > 0) {
@@ -61,32 +65,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: dataDir,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runCli(args, cliEnv(dataDir, fake.url, env));
 }
 
 const PREFERENCE = "- Doesn't like spicy food: never recommend spicy restaurants.\n";

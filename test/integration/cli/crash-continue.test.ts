@@ -2,8 +2,6 @@
 // (the app was killed after the memory journaled the write, before the result reached the file), and
 // `mnemo chat --continue` in a separate process answers instead of failing with the API's 400 for ever.
 // Runs dist/electron/cli.js (built by `npm test` before vitest), like cli.test.ts.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,15 +14,13 @@ import {
   validateRequest,
 } from '../../fixtures/fake-anthropic/index.js';
 import { send, startHarness } from '../agent/harness.js';
+import { assertCliBuilt, cliEnv, type CliResult, runCli } from '../support/cli-process.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(root, 'dist/electron/cli.js');
 let fake: FakeAnthropic;
 let dataDir: string;
 
 beforeAll(async () => {
-  if (!existsSync(cli))
-    throw new Error('dist/electron/cli.js is missing: run `npm run build:node` first (`npm test` does).');
+  assertCliBuilt();
   fake = await startFakeAnthropic();
   dataDir = await mkdtemp(path.join(tmpdir(), 'mnemo-cli-crash-'));
 });
@@ -34,25 +30,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: dataDir,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<CliResult> {
+  return runCli(args, cliEnv(dataDir, fake.url));
 }
 
 describe('the CLI continuing a conversation cut off after a tool_use', () => {

@@ -2,7 +2,6 @@
 // its own, against the loopback git server and the fake Messages API. A fact remembered on A is in B's
 // next backfill; a wrong token, a server that is down, a joined remote holding another space, and a
 // force-pushed remote each get a clear message and change nothing.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,16 +18,15 @@ import {
   startGitServer,
   type GitServer,
 } from '../../fixtures/git-server/index.js';
+import { assertCliBuilt, cliEnv, type CliResult, runCli as runCliProcess } from '../support/cli-process.js';
 import { removeAll } from './support.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(root, 'dist/electron/cli.js');
 let fake: FakeAnthropic;
 let server: GitServer;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(cli)) throw new Error('dist/electron/cli.js is missing: run `npm run build:node` first.');
+  assertCliBuilt();
   fake = await startFakeAnthropic();
   server = await startGitServer();
 });
@@ -38,34 +36,15 @@ afterAll(async () => {
   removeAll(...dirs);
 });
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, '--data-dir', dataDir, ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        HOME: dataDir,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-        MNEMO_SYNC_TOKEN: DEFAULT_TOKEN,
-        MNEMO_SYNC_USER: DEFAULT_USER,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runCliProcess(
+    ['--data-dir', dataDir, ...args],
+    cliEnv(dataDir, fake.url, {
+      MNEMO_SYNC_TOKEN: DEFAULT_TOKEN,
+      MNEMO_SYNC_USER: DEFAULT_USER,
+      ...env,
+    }),
+  );
 }
 
 function folder(name: string): string {
