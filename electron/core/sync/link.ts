@@ -10,6 +10,8 @@ import type { SyncBackend } from './for-core.js';
 import { SyncError, type SyncErrorKind } from './report.js';
 import type { SyncService } from './service.js';
 
+const CONFLICT_MARKER = /^(<{7}|={7}|>{7})( |$)/m;
+
 const codeOf: Record<SyncErrorKind, ContractErrorData['code']> = {
   not_configured: 'invalid_request',
   auth: 'forbidden',
@@ -122,6 +124,12 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
       }),
     resolve: (spaceId, req: ReqOut<'sync.resolve'>) =>
       guarded(async () => {
+        // The draft's markers are a starting point only: memory is never written with them.
+        if ('text' in req && CONFLICT_MARKER.test(req.text))
+          throw new ContractError(
+            'invalid_request',
+            'The text still has conflict markers (<<<<<<<, =======, >>>>>>>): keep what you want and remove them.',
+          );
         await (
           await service.of(spaceId)
         ).resolve(req.id, 'text' in req ? { text: req.text } : { keep: req.keep });
