@@ -160,6 +160,11 @@ describe('sync channels between two devices', () => {
     // The memory the model reads has no conflict markers.
     expect((await bPersonal['memory.read']({ path: '/memories/team.md' })).content).not.toContain('<<<<<<<');
 
+    // The draft as it is (with its markers) is never saved into memory.
+    const marked = await refusal(bPersonal['sync.resolve']({ id: detail.id, text: detail.draft }));
+    expect(marked.code).toBe('invalid_request');
+    expect(marked.message).toMatch(/conflict markers/);
+    expect((await bPersonal['sync.conflicts']({})).conflicts).toHaveLength(1);
     const edited = '- standup at 9:30 (agreed)\n- deploys on Tuesday\n';
     const resolved = await bPersonal['sync.resolve']({ id: detail.id, text: edited });
     expect(resolved.conflicts).toBe(0);
