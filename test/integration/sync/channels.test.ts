@@ -183,10 +183,12 @@ describe('sync channels between two devices', () => {
     expect(none.code).toBe('invalid_request');
     expect(none.message).toMatch(/no sync remote/i);
 
-    // The token was never written in plain text outside its own file (logs, settings, state).
+    // No token, the refused one included, was written in plain text outside its own file (logs, settings,
+    // state).
     for (const dir of [a.dataDir, b.dataDir]) {
       const text = allText(dir).replaceAll(/"data":"[^"]*"/g, '');
       expect(text).not.toContain(DEFAULT_TOKEN);
+      expect(text).not.toContain('not-the-token');
     }
   });
 
