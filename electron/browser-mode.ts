@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from './core/app-version.js';
 import { createCore, type Core } from './core/create-core.js';
-import { SyncService } from './core/sync/index.js';
 import { resolveDataDir } from './core/data-dir.js';
 import { createBrowserHost } from './core/host-browser.js';
 import { startWebServer, type WebServer } from './web.js';
@@ -99,8 +98,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   }
   core.log.info('browser mode started', { port: server.port });
   // Spaces with a git remote sync in the background while the app runs, and once more before it stops.
-  const sync = new SyncService(core);
-  core.onClose(() => sync.stop());
+  const sync = core.sync;
   sync.start().catch((error: unknown) => core.log.warn('sync not started', { error }));
 
   let closing: Promise<void> | undefined;

@@ -13,6 +13,7 @@ import { conversationsEvents, conversationsInvoke } from './channels/conversatio
 import { memoryEvents, memoryInvoke } from './channels/memory.js';
 import { settingsEvents, settingsInvoke } from './channels/settings.js';
 import { spacesEvents, spacesInvoke } from './channels/spaces.js';
+import { syncEvents, syncInvoke } from './channels/sync.js';
 
 export interface InvokeSpec {
   req: z.ZodType;
@@ -27,6 +28,7 @@ export const invoke = {
   ...memoryInvoke,
   ...settingsInvoke,
   ...spacesInvoke,
+  ...syncInvoke,
 } satisfies Record<string, InvokeSpec>;
 
 export const events = {
@@ -37,6 +39,7 @@ export const events = {
   ...memoryEvents,
   ...settingsEvents,
   ...spacesEvents,
+  ...syncEvents,
 } satisfies Record<string, z.ZodType>;
 
 export type Invoke = typeof invoke;

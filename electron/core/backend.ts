@@ -9,6 +9,7 @@ import { createConversationsHandlers } from './handlers/conversations.js';
 import { createMemoryHandlers } from './handlers/memory.js';
 import { createSettingsHandlers } from './handlers/settings.js';
 import { createSpacesHandlers } from './handlers/spaces.js';
+import { createSyncHandlers } from './handlers/sync.js';
 import { createTransferHandlers } from './handlers/transfer.js';
 
 export function createHandlers(ctx: CoreContext): Handlers {
@@ -20,6 +21,7 @@ export function createHandlers(ctx: CoreContext): Handlers {
     ...createMemoryHandlers(ctx),
     ...createSettingsHandlers(ctx),
     ...createSpacesHandlers(ctx),
+    ...createSyncHandlers(ctx),
     ...createTransferHandlers(ctx),
   };
 }

@@ -20,6 +20,7 @@ import { RunRegistry } from './runs.js';
 import { createSettingsStore, type ConfLike } from './settings-store.js';
 import { PERSONAL_ID, SpaceRegistry, Spaces } from './spaces/index.js';
 import { spaceSettingsStore } from './spaces/space-settings.js';
+import { SyncService, syncLink } from './sync/index.js';
 
 export interface CreateCoreOptions {
   /** Absolute data dir (resolve it with data-dir.ts's resolveDataDir). Created 0700 if missing. */
@@ -45,6 +46,11 @@ export interface Core {
    * gives another space's context, handlers and bus (opened on first use, closed by `close`).
    */
   spaces: Spaces;
+  /**
+   * Every space's sync through its git remote (the sync.* channels). Its schedulers run only once a face
+   * calls `sync.start()` (the app's faces; a one-off CLI run does not); `close` stops them first.
+   */
+  sync: SyncService;
   /** Registers work to do on close (flush conversations, stop watchers); run in reverse order. */
   onClose(fn: () => void | Promise<void>): void;
   /** Aborts running runs and flushes what must be saved. Idempotent. */
@@ -105,6 +111,11 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const spaces = new Spaces(registry, { id: PERSONAL_ID, ctx, handlers, bus }, globalSettings);
   // Before any space is opened: each copies the link from this context.
   ctx.spaces = spaces;
+  const sync = new SyncService(
+    { ctx, spaces },
+    { ...(options.keyCipher ? { cipher: options.keyCipher } : {}) },
+  );
+  ctx.sync = syncLink({ ctx, spaces }, sync);
   void spaces.emptyTrashSoon();
   // Before any conversation is read or continued: a forget a crash cut short is finished first.
   try {
@@ -127,6 +138,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     () => closeAgent(ctx),
     // First of all: the other spaces' runs abort and their memories close before Personal's.
     () => spaces.close(),
+    // Before the spaces close: each sends what waits.
+    () => sync.stop(),
   ];
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -147,7 +160,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
       log.info('core closed', { abortedRuns: running.length });
     })());
 
-  return { ctx, handlers, bus, log, spaces, onClose: (fn) => void closers.push(fn), close };
+  return { ctx, handlers, bus, log, spaces, sync, onClose: (fn) => void closers.push(fn), close };
 }
 
 const RUN_SETTLE_MS = 5_000;

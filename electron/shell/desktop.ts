@@ -8,7 +8,6 @@ import path from 'node:path';
 import ElectronStore from 'electron-store';
 import { createCore, type Core } from '../core/create-core.js';
 import { CONFIG_FILE_OPTIONS, CONFIG_NAME } from '../core/settings-store.js';
-import { SyncService } from '../core/sync/index.js';
 import { bindIpc, type IpcBinding } from '../ipc.js';
 import { signalLauncher } from '../launch-signal.js';
 import { appAssetHandler } from './app-protocol.js';
@@ -73,8 +72,7 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
   options.started(core);
   // Spaces with a git remote sync in the background (tokens kept with safeStorage, like the API key),
   // check again when the window gets focus, and send what waits before the app quits.
-  const sync = new SyncService(core, { cipher });
-  core.onClose(() => sync.stop());
+  const sync = core.sync;
   sync.start().catch((error: unknown) => core.log.warn('sync not started', { error }));
   app.on('browser-window-focus', () => sync.focus());
   session.defaultSession.setPermissionRequestHandler(handlePermissionRequest);

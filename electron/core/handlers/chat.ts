@@ -2,6 +2,7 @@
 // the user typed is lost whatever happens to the run; retry, regenerate and edit never duplicate a turn.
 import { randomUUID } from 'node:crypto';
 import type { DomainHandlers } from '../../../shared/contract.js';
+import { PERSONAL_SPACE_ID } from '../../../shared/channels/spaces.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
@@ -58,6 +59,9 @@ export function createChatHandlers(ctx: CoreContext): Domain {
           async () => (await a.userMessage(conversationId, req.text)).id,
         );
       } else {
+        // What the other devices learned, if it arrives within a few seconds (a space without a remote
+        // does not wait at all); the answer is never held up longer than that.
+        await ctx.sync?.beforeConversation(ctx.space?.id ?? PERSONAL_SPACE_ID);
         const started = await a.startConversation(req.text, req.memory);
         conversationId = started.id;
         held = await holdConversation(a, conversationId, () => started.message.id);

@@ -2,13 +2,22 @@
 // conversations folder (and the open store, told when sync changed files), its name and colour.
 import path from 'node:path';
 import { getAgent } from '../agent/index.js';
-import type { Core } from '../create-core.js';
 import { forgetEverywhere } from '../forget.js';
 import type { KeyCipher } from '../key-vault.js';
+import type { Spaces } from '../spaces/index.js';
 import { SpaceSync } from './engine.js';
 import type { SyncSpace } from './space-io.js';
 
-export async function syncSpaceOf(core: Core, spaceId: string): Promise<SyncSpace> {
+/**
+ * What sync needs of a backend (createCore's Core fits it). Not the Core type itself: createCore builds
+ * the SyncService, and importing its type back here would be a cycle.
+ */
+export interface SyncBackend {
+  ctx: { dataDir: string };
+  spaces: Spaces;
+}
+
+export async function syncSpaceOf(core: SyncBackend, spaceId: string): Promise<SyncSpace> {
   const { ctx } = await core.spaces.open(spaceId);
   const info = async () => {
     const s = await core.spaces.registry.get(spaceId);
@@ -31,7 +40,7 @@ export async function syncSpaceOf(core: Core, spaceId: string): Promise<SyncSpac
 
 /** Every change of a space (memory, by any actor, and conversations): what the scheduler batches. */
 export async function spaceChanges(
-  core: Core,
+  core: SyncBackend,
   spaceId: string,
 ): Promise<(listener: () => void) => () => void> {
   const { ctx } = await core.spaces.open(spaceId);
@@ -46,6 +55,10 @@ export async function spaceChanges(
 }
 
 /** The sync of one space of this backend (its settings in DIR/sync/, its token through `cipher`). */
-export async function spaceSyncOf(core: Core, spaceId: string, cipher?: KeyCipher): Promise<SpaceSync> {
+export async function spaceSyncOf(
+  core: SyncBackend,
+  spaceId: string,
+  cipher?: KeyCipher,
+): Promise<SpaceSync> {
   return new SpaceSync(core.ctx.dataDir, await syncSpaceOf(core, spaceId), cipher);
 }

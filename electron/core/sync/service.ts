@@ -2,11 +2,10 @@
 // app's lifecycle call (the CLI's commands too). Joining a remote lives here so every face asks the same
 // question before merging another space into this one; the schedulers run only where start() is called
 // (the app's faces, not a one-off CLI run).
-import type { Core } from '../create-core.js';
 import type { KeyCipher } from '../key-vault.js';
 import { defaultDeviceName, parseRemoteUrl } from './config.js';
 import type { SpaceSync } from './engine.js';
-import { spaceChanges, spaceSyncOf } from './for-core.js';
+import { spaceChanges, spaceSyncOf, type SyncBackend } from './for-core.js';
 import { SyncError, type SyncReport } from './report.js';
 import { SyncScheduler, type SyncStatus } from './scheduler.js';
 
@@ -41,7 +40,7 @@ export class SyncService {
   private started = false;
 
   constructor(
-    private readonly core: Core,
+    private readonly core: SyncBackend,
     private readonly options: SyncServiceOptions = {},
   ) {}
 

@@ -11,6 +11,7 @@ import { useUi } from '../../store/ui';
 import { MoveConversationDialog, SpaceSwitcher } from '../spaces';
 import { spaceColourStyle } from '../spaces/space-label';
 import { useCurrentSpace } from '../spaces/use-spaces';
+import { SyncStatusLine } from '../sync';
 import { ConversationRow } from './conversation-row';
 import './sidebar.css';
 
@@ -57,6 +58,7 @@ export function ConversationSidebar(): ReactElement {
         <IconButton label="Hide conversations" icon="sidebar" onClick={() => toggleSidebar(false)} />
       </div>
       <SpaceSwitcher />
+      <SyncStatusLine />
       <div className="sidebar-new">
         <Button variant="primary" icon="plus" className="sidebar-new-btn" onClick={() => startNew(true)}>
           New chat

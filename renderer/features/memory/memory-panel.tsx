@@ -14,6 +14,7 @@ import { StaleReview } from './stale-review';
 import { MemoryTransfer } from './transfer';
 import { useFileDialogs } from './file-dialogs';
 import { SpaceLabel } from '../spaces';
+import { SyncConflictCards } from '../sync';
 import { useCurrentSpace } from '../spaces/use-spaces';
 import './memory.css';
 
@@ -50,7 +51,10 @@ export function MemoryPanel(): ReactElement {
           New file
         </Button>
       </div>
-      <div className="mp-body">{body}</div>
+      <div className="mp-body">
+        <SyncConflictCards />
+        {body}
+      </div>
       <Footer />
       {dialogs}
     </section>

@@ -8,6 +8,7 @@ import { useUi } from '../../store/ui';
 import { InsecureStorageNote } from './insecure-storage-note';
 import { ApiKeyForm } from './api-key-form';
 import { ChoiceSetting, NumberSetting, TextSetting } from './fields';
+import { SyncSettings } from '../sync';
 import './settings.css';
 
 export function SettingsDialog(): ReactElement {
@@ -152,6 +153,8 @@ function SettingsBody(): ReactElement {
           <NumberSetting name="stallTimeoutMs" label="Give up on a silent stream after" unit="ms" />
         </div>
       </section>
+
+      <SyncSettings />
 
       <section className="settings-section" aria-labelledby="settings-data">
         <h3 id="settings-data">Data folder</h3>

@@ -1,0 +1,145 @@
+// The sync slice (issue 16): each space's sync view (its remote without the token, its status, how many
+// conflicts are open), kept per space id so a switch shows the new space's at once; `sync.status` events
+// keep it current. Settings → Sync, the sidebar's status line and the memory panel's conflict cards read
+// it; none of them calls the backend itself.
+import { create } from 'zustand';
+import type { ResOut } from '../../shared/contract';
+import type { SyncConflictDetail, SyncConflictView, SyncView } from '../../shared/channels/sync';
+import { getApi } from '../api';
+import { errorMessage } from '../lib/format';
+import { currentSpaceId } from '../transport/current-space';
+import { registerBinder } from './bridge';
+import { toast } from './toast';
+
+export type ConfigureResult = ResOut<'sync.configure'> | { error: string };
+
+interface SyncState {
+  /** By space id; absent: not read yet (or this backend has no sync: nothing is shown). */
+  views: Record<string, SyncView>;
+  /** The current space's open conflicts (the memory panel's cards). */
+  conflicts: SyncConflictView[];
+  /** The remote a space was disconnected from (this window): the form offers it again to reconnect. */
+  lastRemote: Record<string, NonNullable<SyncView['remote']>>;
+  retrying: boolean;
+  load(): Promise<void>;
+  configure(input: {
+    url: string;
+    token?: string;
+    deviceName: string;
+    confirmOtherSpace?: boolean;
+  }): Promise<ConfigureResult>;
+  disconnect(): Promise<boolean>;
+  syncNow(): Promise<void>;
+  loadConflicts(): Promise<void>;
+  conflict(id: string): Promise<SyncConflictDetail | null>;
+  resolve(id: string, how: { keep: 'mine' | 'theirs' } | { text: string }): Promise<boolean>;
+}
+
+export const useSync = create<SyncState>()((set, get) => {
+  const put = (space: string, view: SyncView): void => set((s) => ({ views: { ...s.views, [space]: view } }));
+  return {
+    views: {},
+    conflicts: [],
+    lastRemote: {},
+    retrying: false,
+
+    async load() {
+      const space = currentSpaceId();
+      try {
+        put(space, await getApi()['sync.status']({}));
+        if ((get().views[space]?.conflicts ?? 0) > 0) await get().loadConflicts();
+        else set({ conflicts: [] });
+      } catch {
+        // A backend without sync (or not reachable yet): nothing is shown.
+      }
+    },
+
+    async configure(input) {
+      const space = currentSpaceId();
+      try {
+        const res = await getApi()['sync.configure'](input);
+        if (res.joined) put(space, res.view);
+        return res;
+      } catch (err) {
+        return { error: errorMessage(err) };
+      }
+    },
+
+    async disconnect() {
+      const space = currentSpaceId();
+      const before = get().views[space]?.remote;
+      try {
+        put(space, await getApi()['sync.disconnect']({}));
+        set((s) => ({
+          conflicts: [],
+          lastRemote: before ? { ...s.lastRemote, [space]: before } : s.lastRemote,
+        }));
+        return true;
+      } catch (err) {
+        toast(errorMessage(err), { tone: 'error' });
+        return false;
+      }
+    },
+
+    async syncNow() {
+      const space = currentSpaceId();
+      set({ retrying: true });
+      try {
+        const res = await getApi()['sync.syncNow']({});
+        put(space, res.view);
+        if (res.conflicts > 0 || res.view.conflicts !== get().conflicts.length) await get().loadConflicts();
+      } catch (err) {
+        // The status line shows the reason (the service's status event); a call that failed before
+        // reaching it (e.g. disconnected) says so here.
+        toast(`Sync failed: ${errorMessage(err)}`, { tone: 'error' });
+      } finally {
+        set({ retrying: false });
+      }
+    },
+
+    async loadConflicts() {
+      try {
+        set({ conflicts: (await getApi()['sync.conflicts']({})).conflicts });
+      } catch {
+        set({ conflicts: [] });
+      }
+    },
+
+    async conflict(id) {
+      try {
+        return await getApi()['sync.conflict']({ id });
+      } catch (err) {
+        toast(errorMessage(err), { tone: 'error' });
+        void get().loadConflicts();
+        return null;
+      }
+    },
+
+    async resolve(id, how) {
+      const space = currentSpaceId();
+      try {
+        put(space, await getApi()['sync.resolve']({ id, ...how }));
+        set((s) => ({ conflicts: s.conflicts.filter((c) => c.id !== id) }));
+        return true;
+      } catch (err) {
+        toast(errorMessage(err), { tone: 'error' });
+        return false;
+      }
+    },
+  };
+});
+
+/** The current space's view (undefined: not read, or no sync here). */
+export function useSyncView(space: string): SyncView | undefined {
+  return useSync((s) => s.views[space]);
+}
+
+registerBinder('sync', (api) =>
+  api.on('sync.status', (view, meta) => {
+    const space = meta?.space ?? currentSpaceId();
+    const before = useSync.getState().views[space];
+    useSync.setState((s) => ({ views: { ...s.views, [space]: view } }));
+    if (space === currentSpaceId() && view.conflicts !== (before?.conflicts ?? 0))
+      void useSync.getState().loadConflicts();
+  }),
+);
