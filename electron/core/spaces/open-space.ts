@@ -16,6 +16,9 @@ import type { SpaceRegistry } from './registry.js';
 import { spaceSettingsStore } from './space-settings.js';
 import { spaceDir } from './model.js';
 
+/** How long after a space opens its memory search index is built (the recall index waits as long). */
+export const SEARCH_WARM_DELAY_MS = 2_000;
+
 export interface OpenSpace {
   id: string;
   ctx: CoreContext;
@@ -43,7 +46,12 @@ export async function openSpace(
   const settings = spaceSettingsStore(globalSettings, () => registry.getSync(id)?.settings ?? {});
   const memory = await createMemory({ dataDir: dir, limits: memoryLimitsOf(settings.get()) });
   const search = createMemorySearch(memory);
-  search.search.warm().catch((error: unknown) => root.log.warn('memory search index not built', { error }));
+  // Not at once: building the index reads every file, and a switch to the space shows its lists first.
+  // The first search builds it anyway, from the files as they are then.
+  const warming = setTimeout(() => {
+    search.search.warm().catch((error: unknown) => root.log.warn('memory search index not built', { error }));
+  }, SEARCH_WARM_DELAY_MS);
+  warming.unref();
   const ctx: CoreContext = {
     ...root,
     space: {
@@ -71,6 +79,7 @@ export async function openSpace(
     handlers,
     bus,
     close: async () => {
+      clearTimeout(warming);
       await closeContext(ctx, [() => closeAgent(ctx), () => search.detach(), () => memory.close()]);
     },
   };

@@ -1,0 +1,41 @@
+// A space's first open does not build its memory search index (that reads every file, and a switch to
+// the space shows its lists first): the index is built a while later, or by the first search, from the
+// files as they are then: one written by the memory API or by hand before that search is found.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { type Harness, call, startHarness } from '../agent/harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const USER = { kind: 'user' } as const;
+
+it('a space opens without its search index, and the first search finds what was written before it', async () => {
+  h = await startHarness();
+  const { space } = await h.core.spaces.ensure('Work');
+  const work = await h.core.spaces.open(space.id);
+  await work.ctx.memory.create('/memories/api.md', 'ZEBRA-API noted\n', USER);
+  writeFileSync(path.join(work.ctx.space!.dir, 'memories', 'by-hand.md'), 'ZEBRA-HAND noted\n');
+  // Long enough for a build begun at open to have read these two files.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(work.ctx.memorySearch.fileCount).toBe(0);
+
+  const { hits } = await work.handlers['memory.search']({ query: 'zebra', limit: 10 }, call);
+  expect(hits.map((hit) => hit.path).sort()).toEqual(['/memories/api.md', '/memories/by-hand.md']);
+});
+
+it('the index of an open space is built soon without a search', async () => {
+  h = await startHarness();
+  const { space } = await h.core.spaces.ensure('Work');
+  const work = await h.core.spaces.open(space.id);
+  await work.ctx.memory.create('/memories/a.md', 'text\n', USER);
+  const until = Date.now() + 10_000;
+  while (work.ctx.memorySearch.fileCount === 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(work.ctx.memorySearch.fileCount).toBe(1);
+});
