@@ -32,6 +32,9 @@ export const CHAT_SYNC_MS = 50;
 /** How long a change waits for another process's short change; a run there holds the lock far longer. */
 const LOCK_WAIT_MS = 1_500;
 
+/** Conversation files read at once when the store loads. */
+const LOAD_BATCH = 16;
+
 /** A run's hold on a conversation, across processes; see ConversationStore.lease. */
 export interface ConversationLease {
   /** Records another process had appended, applied to our state when the lease was taken. */
@@ -72,22 +75,33 @@ export class ConversationStore {
 
   private async load(): Promise<void> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    for (const name of await fs.readdir(this.dir)) {
-      const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
-      if (!ID.test(id)) continue;
-      const file = path.join(this.dir, name);
-      // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
-      // it, under the lock, before our next write.
-      const [{ records, bytes }, { ino }] = await Promise.all([
-        readJsonl<ConversationRecord>(file, { repair: false }),
-        fs.stat(file),
-      ]);
-      const state = rebuild(records);
-      if (state && state.meta.id === id) {
-        this.byId.set(id, state);
-        this.tails.set(id, { ino, size: bytes });
-      }
+    const ids = (await fs.readdir(this.dir))
+      .map((name) => (name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : ''))
+      .filter((id) => ID.test(id));
+    // A batch of files at a time: one after the other, a space of 100 conversations took longer to list
+    // than the 300 ms a switch to it may take; all at once, a big folder would exhaust file handles.
+    for (let i = 0; i < ids.length; i += LOAD_BATCH) {
+      const batch = ids.slice(i, i + LOAD_BATCH);
+      const loaded = await Promise.all(batch.map((id) => this.loadOne(id)));
+      batch.forEach((id, j) => {
+        const one = loaded[j];
+        if (!one) return;
+        this.byId.set(id, one.state);
+        this.tails.set(id, one.tail);
+      });
     }
+  }
+
+  private async loadOne(id: string): Promise<{ state: ConversationState; tail: Tail } | undefined> {
+    const file = this.fileOf(id);
+    // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
+    // it, under the lock, before our next write.
+    const [{ records, bytes }, { ino }] = await Promise.all([
+      readJsonl<ConversationRecord>(file, { repair: false }),
+      fs.stat(file),
+    ]);
+    const state = rebuild(records);
+    return state && state.meta.id === id ? { state, tail: { ino, size: bytes } } : undefined;
   }
 
   /** Called with the conversation's id after every change to it (its creation and deletion included). */
