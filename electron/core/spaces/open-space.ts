@@ -12,11 +12,12 @@ import { FanOutBus } from '../events.js';
 import { finishPendingForgets } from '../forget.js';
 import { memoryLimitsOf } from '../memory-limits.js';
 import { RunRegistry } from '../runs.js';
+import type { IdleWarmer } from './idle-warm.js';
 import type { SpaceRegistry } from './registry.js';
 import { spaceSettingsStore } from './space-settings.js';
 import { spaceDir } from './model.js';
 
-/** How long after a space opens its memory search index is built (the recall index waits as long). */
+/** How long after the last space opened their memory search indexes are built (one at a time). */
 export const SEARCH_WARM_DELAY_MS = 2_000;
 
 export interface OpenSpace {
@@ -37,6 +38,7 @@ export async function openSpace(
   registry: SpaceRegistry,
   globalSettings: SettingsStore,
   id: string,
+  warmer: IdleWarmer,
 ): Promise<OpenedSpace> {
   const space = await registry.require(id);
   const dir = spaceDir(root.dataDir, id);
@@ -48,10 +50,9 @@ export async function openSpace(
   const search = createMemorySearch(memory);
   // Not at once: building the index reads every file, and a switch to the space shows its lists first.
   // The first search builds it anyway, from the files as they are then.
-  const warming = setTimeout(() => {
-    search.search.warm().catch((error: unknown) => root.log.warn('memory search index not built', { error }));
-  }, SEARCH_WARM_DELAY_MS);
-  warming.unref();
+  const unqueue = warmer.add(() =>
+    search.search.warm().catch((error: unknown) => root.log.warn('memory search index not built', { error })),
+  );
   const ctx: CoreContext = {
     ...root,
     space: {
@@ -79,7 +80,7 @@ export async function openSpace(
     handlers,
     bus,
     close: async () => {
-      clearTimeout(warming);
+      unqueue();
       await closeContext(ctx, [() => closeAgent(ctx), () => search.detach(), () => memory.close()]);
     },
   };

@@ -9,7 +9,8 @@ import type { FanOutBus } from '../events.js';
 import { memoryLimitsOf } from '../memory-limits.js';
 import { countSpace } from './counts.js';
 import { PERSONAL_ID, type Space, type SpaceCounts, type SpaceSettings } from './model.js';
-import { openSpace, type OpenedSpace, type OpenSpace } from './open-space.js';
+import { IdleWarmer } from './idle-warm.js';
+import { openSpace, SEARCH_WARM_DELAY_MS, type OpenedSpace, type OpenSpace } from './open-space.js';
 import type { SpaceRegistry } from './registry.js';
 import type { TrashedSpace } from './trash.js';
 
@@ -28,6 +29,7 @@ export class Spaces {
   private closed = false;
   private trashTimer: NodeJS.Timeout | undefined;
   private emptying: Promise<unknown> = Promise.resolve();
+  private readonly warmer = new IdleWarmer(SEARCH_WARM_DELAY_MS);
 
   constructor(
     readonly registry: SpaceRegistry,
@@ -96,10 +98,13 @@ export class Spaces {
     if (this.closed) return Promise.reject(new ContractError('unavailable', 'Mnemo is closing.'));
     let opening = this.opened.get(id);
     if (!opening) {
-      opening = openSpace(this.root.ctx, this.registry, this.globalSettings, id).then((space) => {
-        this.follow(space);
-        return space;
-      });
+      this.warmer.busy();
+      opening = openSpace(this.root.ctx, this.registry, this.globalSettings, id, this.warmer).then(
+        (space) => {
+          this.follow(space);
+          return space;
+        },
+      );
       this.opened.set(id, opening);
       opening.catch(() => this.opened.delete(id));
     }
@@ -197,6 +202,7 @@ export class Spaces {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.trashTimer);
+    this.warmer.stop();
     await this.emptying;
     const opened = [...this.opened.values()];
     this.opened.clear();
