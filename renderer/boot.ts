@@ -26,11 +26,12 @@ export async function boot(api: Api): Promise<() => void> {
     useSettings.setState({ loadError: errorMessage(err) });
   }
   // The window's space first: everything loaded next is that space's. Personal always exists, so there
-  // the list (with its counts, a folder listing of every space) loads alongside the first screen.
-  const listing = startSpaces();
-  if (currentSpaceId() !== PERSONAL_SPACE_ID) await listing;
+  // the list (with its counts, a folder listing of every space) loads after the first screen's data.
+  const inPersonal = currentSpaceId() === PERSONAL_SPACE_ID;
+  if (!inPersonal) await startSpaces();
   await useSettings.getState().load();
   await Promise.all([useConversations.getState().refresh(), useChat.getState().restore()]);
+  if (inPersonal) void startSpaces();
   return () => {
     offReconnect();
     stopBridge();
