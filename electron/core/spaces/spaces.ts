@@ -116,6 +116,8 @@ export class Spaces {
    * opened: its open context is dropped then, never written through into the trash).
    */
   async route(id: string): Promise<OpenSpace> {
+    // A window is using the app: the index builds of opened spaces wait until it pauses.
+    this.warmer.busy();
     if (id === PERSONAL_ID) return this.root;
     if (!(await this.registry.get(id))) {
       const stale = this.opened.get(id);
