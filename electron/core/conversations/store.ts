@@ -12,13 +12,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
+import { ID, type Tail, loadFolder } from './folder-load.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
+import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
 
-const ID = /^[A-Za-z0-9_-]{1,128}$/;
-export const UNTITLED = 'New conversation';
+export { UNTITLED, byNewest, summarize, titleOf };
 
 /**
  * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
@@ -33,7 +34,6 @@ export const CHAT_SYNC_MS = 50;
 const LOCK_WAIT_MS = 1_500;
 
 /** Conversation files read at once when the store loads. */
-const LOAD_BATCH = 16;
 
 /** A run's hold on a conversation, across processes; see ConversationStore.lease. */
 export interface ConversationLease {
@@ -41,16 +41,6 @@ export interface ConversationLease {
   readonly caughtUp: number;
   /** Waits for our writes to be in the file, then gives the lock back (idempotent). */
   release(): Promise<void>;
-}
-
-/**
- * Where our view of a file ends: its inode and size after the last write or catch-up (with the meta's
- * rev, which tells a replaced file from ours).
- */
-interface Tail {
-  /** undefined only while a new conversation's first write is in flight. */
-  ino: number | undefined;
-  size: number;
 }
 
 const busy = (): ContractError =>
@@ -74,34 +64,10 @@ export class ConversationStore {
   }
 
   private async load(): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const ids = (await fs.readdir(this.dir))
-      .map((name) => (name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : ''))
-      .filter((id) => ID.test(id));
-    // A batch of files at a time: one after the other, a space of 100 conversations took longer to list
-    // than the 300 ms a switch to it may take; all at once, a big folder would exhaust file handles.
-    for (let i = 0; i < ids.length; i += LOAD_BATCH) {
-      const batch = ids.slice(i, i + LOAD_BATCH);
-      const loaded = await Promise.all(batch.map((id) => this.loadOne(id)));
-      batch.forEach((id, j) => {
-        const one = loaded[j];
-        if (!one) return;
-        this.byId.set(id, one.state);
-        this.tails.set(id, one.tail);
-      });
+    for (const [id, { state, tail }] of await loadFolder(this.dir)) {
+      this.byId.set(id, state);
+      this.tails.set(id, tail);
     }
-  }
-
-  private async loadOne(id: string): Promise<{ state: ConversationState; tail: Tail } | undefined> {
-    const file = this.fileOf(id);
-    // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
-    // it, under the lock, before our next write.
-    const [{ records, bytes }, { ino }] = await Promise.all([
-      readJsonl<ConversationRecord>(file, { repair: false }),
-      fs.stat(file),
-    ]);
-    const state = rebuild(records);
-    return state && state.meta.id === id ? { state, tail: { ino, size: bytes } } : undefined;
   }
 
   /** Called with the conversation's id after every change to it (its creation and deletion included). */
@@ -540,35 +506,4 @@ export class ConversationStore {
     this.changed(id);
     return records.length;
   }
-}
-
-/** Newest first, for ISO timestamps, which sort as plain strings (localeCompare would collate, for nothing). */
-export function byNewest(a: string, b: string): number {
-  return a < b ? 1 : a > b ? -1 : 0;
-}
-
-export function titleOf(state: ConversationState): string {
-  return state.title || UNTITLED;
-}
-
-// The list is summarized after every append of a run (conversations.changed): each summary is kept until
-// its conversation changes, so that costs one lookup per conversation, not a pass over all their messages.
-const summaries = new WeakMap<ConversationState, { key: string; summary: ConversationSummary }>();
-
-export function summarize(state: ConversationState): ConversationSummary {
-  // Messages are appended, or cut at a point and then appended: their count and last id tell a change.
-  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}|${state.meta.noSearch === true}`;
-  const known = summaries.get(state);
-  if (known?.key === key) return known.summary;
-  const summary: ConversationSummary = {
-    id: state.meta.id,
-    title: titleOf(state),
-    createdAt: state.meta.createdAt,
-    updatedAt: state.updatedAt,
-    memory: state.meta.memory,
-    messageCount: state.messages.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
-    ...(state.meta.noSearch === true ? { noSearch: true as const } : {}),
-  };
-  summaries.set(state, { key, summary });
-  return summary;
 }
