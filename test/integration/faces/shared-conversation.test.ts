@@ -5,13 +5,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import type { RunEvent } from '../../../shared/channels/chat.js';
-import {
-  createWsTransport,
-  type WebSocketLike,
-  type WsTransport,
-} from '../../../shared/transport/ws-client.js';
 import {
   gate,
   startFakeAnthropic,
@@ -19,13 +12,10 @@ import {
   toolUse,
   type FakeAnthropic,
 } from '../../fixtures/fake-anthropic/index.js';
-import { entry, READY_URL, run, start, tempDir, type Running } from './processes.js';
+import { entry, run, start, tempDir } from './processes.js';
+import { TIMEOUT_MS, fakeEnv, finished, startApp as startWebApp } from './web-app.js';
 
-const TIMEOUT_MS = 30_000;
-const env = (fake: FakeAnthropic) => ({
-  ANTHROPIC_BASE_URL: fake.url,
-  ANTHROPIC_API_KEY: 'sk-ant-test-shared',
-});
+const env = fakeEnv;
 let fake: FakeAnthropic;
 
 beforeAll(async () => {
@@ -34,29 +24,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-/** The app: browser mode as a child process, and a client connected like the page. */
-async function startApp(dataDir: string): Promise<{ web: Running; client: WsTransport; events: RunEvent[] }> {
-  const web = await start(entry('web-main'), ['--data-dir', dataDir], env(fake), READY_URL, TIMEOUT_MS);
-  const url = new URL(web.match[1]!);
-  const client = createWsTransport({
-    url: `ws://${url.host}/ws?token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`,
-    createSocket: (u) => new WebSocket(u, { origin: url.origin }) as unknown as WebSocketLike,
-  });
-  const events: RunEvent[] = [];
-  client.api.on('chat.event', (e) => events.push(e));
-  await client.api['app.ready']({});
-  return { web, client, events };
-}
-
-async function finished(events: RunEvent[], runId: string) {
-  await expect
-    .poll(() => events.some((e) => e.runId === runId && e.type === 'run.finished'), { timeout: TIMEOUT_MS })
-    .toBe(true);
-  return events.find((e) => e.runId === runId && e.type === 'run.finished') as Extract<
-    RunEvent,
-    { type: 'run.finished' }
-  >;
-}
+const startApp = (dataDir: string) => startWebApp(dataDir, fake);
 
 function conversationFile(dataDir: string): string {
   const dir = path.join(dataDir, 'conversations');
