@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
 import { ID, type Tail, loadFolder } from './folder-load.js';
+import { followFolder, unknownFiles } from './folder-watch.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
@@ -54,6 +55,7 @@ export class ConversationStore {
   private readonly serial = new KeyedSerial();
   private readonly listeners = new Set<(id: string) => void>();
   private loaded: Promise<void> | null = null;
+  private unwatch: (() => void) | undefined;
 
   constructor(readonly dir: string) {}
 
@@ -263,6 +265,20 @@ export class ConversationStore {
     }
   }
 
+  /** Loads the conversations another process started here since we read the folder; returns how many. */
+  async discover(): Promise<number> {
+    await this.init();
+    // A file still being created by us is ours (its tail exists before its first write), not new.
+    const fresh = await unknownFiles(this.dir, (id) => this.byId.has(id) || this.tails.has(id));
+    if (fresh.length > 0) await this.reloadFiles(fresh);
+    return fresh.filter((id) => this.byId.has(id)).length;
+  }
+
+  /** Until close (a window shows the list), new and changed files are followed (folder-watch.ts). */
+  watchFolder(onCaughtUp: (id: string) => void): void {
+    this.unwatch ??= followFolder(this, onCaughtUp);
+  }
+
   /**
    * Replaces a conversation's whole file with `transform(records)` under its lock, after catching up: for
    * rewrites that an append cannot express (e.g. redacting forgotten memory content). Written to a temp
@@ -394,6 +410,7 @@ export class ConversationStore {
   }
 
   async close(): Promise<void> {
+    this.unwatch?.();
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((w) => w.close()));

@@ -30,7 +30,12 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
   };
   return {
     'conversations.list': async () => {
-      const list = (await store()).list();
+      const s = await store();
+      // Conversations another process started (a CLI run) are in the list too, and their changes keep
+      // arriving while a window shows it (conversations.changed).
+      await s.discover();
+      s.watchFolder((id) => getAgent(ctx).forget(id));
+      const list = s.list();
       // A window is showing the list: load the recall index soon, off the path of its first requests.
       getAgent(ctx).recall.warm();
       return { conversations: list };
