@@ -11,10 +11,27 @@ import type { ToolUse } from './assistant-content.js';
 import { type LoopSession, now, queueMessage, state } from './session.js';
 import { WRITE_COMMANDS } from '../../../shared/projection/memory-writes.js';
 import { noteId } from '../../../shared/projection/project.js';
-import type { ToolEnv } from './tools.js';
+import type { ToolCall, ToolEnv } from './tools.js';
+import type { ConversationState } from '../conversations/state.js';
 import { titleOf } from '../conversations/store.js';
 
 export const CANCELLED = 'Error: cancelled by the user before this tool ran.';
+
+/**
+ * Whether the stored copy of the call (in the reply, among the last messages) differs from the one about
+ * to run: a forget redacted it in place (conversations/redact.ts) after the reply arrived.
+ */
+function redactedSince(state: ConversationState, call: ToolCall): boolean {
+  const { messages } = state;
+  for (let i = messages.length - 1; i >= Math.max(0, messages.length - 3); i--) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant') continue;
+    for (const b of m.content)
+      if (b.type === 'tool_use' && b.id === call.id)
+        return JSON.stringify(b.input) !== JSON.stringify(call.input);
+  }
+  return false;
+}
 
 export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, at: string): Promise<void> {
   const { run } = s;
@@ -26,6 +43,7 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, a
     conversationId: s.conversationId,
     conversationTitle: titleOf(state(s)),
     writeMode: s.settings.memoryWriteMode,
+    quotesForgotten: (call) => redactedSince(state(s), call),
     review: async (proposal, toolUseId) => {
       let id = '';
       const decision = await s.reviews.request(run.runId, run.signal, (reviewId) => {

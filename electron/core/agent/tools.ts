@@ -28,7 +28,15 @@ export interface ToolEnv {
   writeMode: Settings['memoryWriteMode'];
   /** Under "ask": wait for the user's decision on a proposed change. */
   review(proposal: Proposal, toolUseId: string): Promise<ReviewDecision>;
+  /**
+   * Whether a forget since the call was stored redacted it (it quoted the forgotten file): such a write
+   * would put back what the user just erased.
+   */
+  quotesForgotten?(call: ToolCall): boolean;
 }
+
+const QUOTES_FORGOTTEN =
+  'this change quotes a memory file the user asked to forget while you were answering, so nothing was saved. Do not write that content again.';
 
 const READ_ONLY =
   'Memory is read-only (the user chose this in Settings), so nothing was saved. If it matters, tell the user what you would have remembered.';
@@ -73,14 +81,18 @@ export class Toolbox {
       toolUseId: call.id,
       conversationTitle: env.conversationTitle,
     };
-    if (!WRITE_COMMANDS.has(command) || env.writeMode === 'automatic')
-      return memory.tool.execute(call.input, actor);
+    if (!WRITE_COMMANDS.has(command)) return memory.tool.execute(call.input, actor);
+    const forgotten = { content: `Error: ${QUOTES_FORGOTTEN}`, isError: true };
+    if (env.quotesForgotten?.(call)) return forgotten;
+    if (env.writeMode === 'automatic') return memory.tool.execute(call.input, actor);
     if (env.writeMode === 'read-only') return { content: `Error: ${READ_ONLY}`, isError: true };
 
     const proposal = await proposeChange(memory, call.input);
     // A change that cannot apply (bad path, missing old_str...) needs no review: the tool explains why.
     if (!proposal) return memory.tool.execute(call.input, actor);
     const decision = await env.review(proposal, call.id);
+    // The user may forget the file while the review waits.
+    if (decision.decision !== 'edit' && env.quotesForgotten?.(call)) return forgotten;
     switch (decision.decision) {
       case 'approve':
         return memory.tool.execute(call.input, actor);

@@ -14,6 +14,7 @@ import type { ConversationSummary } from '../../../shared/channels/conversations
 import { ContractError } from '../../../shared/errors.js';
 import { ID, type Tail, loadFolder } from './folder-load.js';
 import { followFolder, unknownFiles } from './folder-watch.js';
+import { HeldRedactions } from './held-redactions.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
@@ -53,6 +54,7 @@ export class ConversationStore {
   private readonly tails = new Map<string, Tail>();
   private readonly leases = new Map<string, FileLock>();
   private readonly serial = new KeyedSerial();
+  private readonly held = new HeldRedactions();
   private readonly listeners = new Set<(id: string) => void>();
   private loaded: Promise<void> | null = null;
   private unwatch: (() => void) | undefined;
@@ -134,6 +136,7 @@ export class ConversationStore {
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = this.get(id);
+    this.held.apply(id, records, state.messages.slice(-1));
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
   }
@@ -141,6 +144,7 @@ export class ConversationStore {
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = this.get(id);
+    this.held.apply(id, records, state.messages.slice(-1));
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
   }
@@ -159,6 +163,7 @@ export class ConversationStore {
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
+    this.held.apply(id, records, state.messages.slice(-1));
     if (this.leases.has(id))
       this.writer(id).writeQueued(records); // a failure is reported by flushed()
     else void this.locked(id, () => this.writer(id).write(records)).catch(() => undefined);
@@ -182,7 +187,7 @@ export class ConversationStore {
       const lock = await lockFile(this.fileOf(id), {
         waitMs: LOCK_WAIT_MS,
         onLost: () => {
-          if (this.leases.get(id) === lock) this.leases.delete(id);
+          if (this.leases.get(id) === lock) this.dropLease(id);
         },
       });
       if (!lock) throw busy();
@@ -203,7 +208,7 @@ export class ConversationStore {
           // so whoever sees the run finish finds the conversation free.
           const writer = this.writers.get(id);
           if (!writer || writer.allWritten) {
-            if (this.leases.get(id) === lock) this.leases.delete(id);
+            if (this.leases.get(id) === lock) this.dropLease(id);
             lock.releaseSync();
             return (released = Promise.resolve());
           }
@@ -211,7 +216,7 @@ export class ConversationStore {
             // Our writes reach the file before another process may read it (a failed write was already
             // reported to whoever made it).
             await writer.written();
-            if (this.leases.get(id) === lock) this.leases.delete(id);
+            if (this.leases.get(id) === lock) this.dropLease(id);
             await lock.release();
           }));
         },
@@ -397,6 +402,8 @@ export class ConversationStore {
   ): Promise<boolean> {
     const state = this.byId.get(id);
     if (!state) return false; // deleted meanwhile: its file is gone with it
+    // A run here holds it: what the run writes from now on may quote what it read before (held-redactions.ts).
+    if (this.leases.has(id)) this.held.hold(id, redact);
     const live = redact([
       ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
     ]);
@@ -417,6 +424,11 @@ export class ConversationStore {
     // Runs have ended (their leases went back with them); anything still held goes back now.
     for (const lock of this.leases.values()) lock.releaseSync();
     this.leases.clear();
+  }
+
+  private dropLease(id: string): void {
+    this.leases.delete(id);
+    this.held.release(id);
   }
 
   private fileOf(id: string): string {
