@@ -27,6 +27,7 @@ const root = path.resolve(here, here.split(path.sep).includes('dist') ? '../../.
 const APP = path.join(root, 'dist/test/faults/app-worker.js');
 const CLI = path.join(root, 'dist/electron/cli.js');
 const SHARED = '/memories/shared.md';
+const COMPACT_TRIGGER = 50_000;
 /** A CLI run or the app's last operation that takes longer than this hangs. */
 const HANG_MS = 45_000;
 
@@ -112,6 +113,12 @@ export async function runTwoProcesses(options: { ms: number }): Promise<TwoProce
   const seed = await createMemory({ dataDir, watch: false });
   await seed.create(SHARED, '# shared\n');
   await seed.close();
+  // The API's lowest compaction trigger: a 30 s run then compacts (the notes of the other process's
+  // memory writes make the context grow fast), so a compaction lands inside the two processes' turns,
+  // where it once swallowed the turn being answered.
+  const settings = await createCore({ dataDir, host: faultHost, env });
+  await new BackendClient(settings).call('settings.set', { patch: { compactTrigger: COMPACT_TRIGGER } });
+  await settings.close();
 
   const messages: { text: string; answer: string }[] = [];
   const lines: string[] = [];
@@ -192,6 +199,10 @@ export async function runTwoProcesses(options: { ms: number }): Promise<TwoProce
       for (const m of messages) {
         if (!users.includes(m.text)) problems.push(`lost record: the message "${m.text}"`);
         if (m.answer && !answers.includes(m.answer)) problems.push(`lost record: the answer "${m.answer}"`);
+        // The answer is to this message (a request the model no longer sees is answered "nothing").
+        const expected = `Answer to ${m.text}.`;
+        if (m.answer && m.answer !== expected)
+          problems.push(`unanswered: "${m.text}" got "${m.answer}", not "${expected}"`);
         // A turn is not interleaved with the other process's: no other message between it and its answer.
         const u = items.findIndex((i) => i.kind === 'user' && i.text === m.text);
         const a = items.findIndex((i, k) => k > u && i.kind === 'assistant' && i.text === m.answer);
@@ -224,9 +235,17 @@ export async function runTwoProcesses(options: { ms: number }): Promise<TwoProce
     if (error) problems.push(`invalid request ${i}: ${error.message}`);
   }
   await fake.close();
+  // Each compaction's block leads the requests after it: the first of those counts it.
+  const blocks = new Set(
+    requests.flatMap((r) => {
+      const first = (r.body?.messages as { content: unknown }[] | undefined)?.[0]?.content;
+      const block = Array.isArray(first) ? (first[0] as { type?: string; content?: string }) : undefined;
+      return block?.type === 'compaction' ? [block.content ?? ''] : [];
+    }),
+  );
   const summary =
     `two processes for ${options.ms / 1000} s: ${cliRuns} CLI runs (${cliAcked} answered), ${appAcked} app messages, ` +
-    `${lines.length} acknowledged lines, ${requests.length} requests; ${problems.length} problems`;
+    `${lines.length} acknowledged lines, ${requests.length} requests, ${blocks.size} compactions; ${problems.length} problems`;
   if (problems.length === 0) await rm(dataDir, { recursive: true, force: true });
   else problems.push(`data folder kept: ${dataDir}`);
   return { problems, cliRuns, cliAcked, appAcked, summary };
