@@ -6,7 +6,7 @@
 // needs --yes. A chat run in a space with a remote syncs at its start and its end (chatSync).
 import type { Core } from './core/create-core.js';
 import { PERSONAL_ID } from './core/spaces/index.js';
-import { parseRemoteUrl, spaceSyncOf, SyncError, SyncService, type SyncReport } from './core/sync/index.js';
+import { parseRemoteUrl, SyncError, type SyncReport } from './core/sync/index.js';
 
 export const syncOptions = {
   'sync-remote': { type: 'string' },
@@ -73,7 +73,9 @@ export async function runSyncCommand(
     err(`There is no space named “${command.space ?? ''}”: mnemo --spaces lists them.`);
     return 2;
   }
-  const sync = await spaceSyncOf(core, spaceId);
+  // The core's own SyncService (one code path with the window's sync.* channels); a one-off run never
+  // starts its schedulers, so each call below syncs at once.
+  const sync = await core.sync.of(spaceId);
   const label = (await core.spaces.registry.get(spaceId))?.name ?? 'Personal';
   try {
     if (command.kind === 'remote') {
@@ -83,14 +85,15 @@ export async function runSyncCommand(
       err(`The space “${label}” has no sync remote: set one with --sync-remote URL.`);
       return 2;
     }
-    const report = await sync.sync(
-      command.kind === 'sync' && command.resolve ? { resolve: command.resolve } : {},
-    );
+    const report = await core.sync.syncNow(spaceId, command.kind === 'sync' ? command.resolve : undefined);
+    if (report.backup) out(`  backup: ${report.backup}`);
     printReport(report, label, out);
     return 0;
   } catch (error) {
     if (error instanceof SyncError) {
       err(`Sync failed: ${error.message}`);
+      if (error.kind === 'rewritten')
+        err('  Run again with --sync --sync-push-mine, or --sync --sync-take-theirs.');
       return 1;
     }
     throw error;
@@ -123,7 +126,7 @@ async function join(
     return 2;
   }
   const device = env.MNEMO_SYNC_DEVICE?.trim();
-  const result = await new SyncService(core).join(spaceId, {
+  const result = await core.sync.join(spaceId, {
     url: command.url,
     token,
     username,
@@ -167,10 +170,9 @@ export function printReport(report: SyncReport, label: string, out: Print): void
 
 /** A chat's sync at its start and end, when the space has a remote: a failure is said, never fatal. */
 export async function chatSync(core: Core, spaceId: string, err: Print): Promise<void> {
-  const sync = await spaceSyncOf(core, spaceId);
-  if (!sync.configured()) return;
+  if (!(await core.sync.of(spaceId)).configured()) return;
   try {
-    const report = await sync.sync();
+    const report = await core.sync.syncNow(spaceId);
     if (report.outcome === 'synced')
       printReport(report, (await core.spaces.registry.get(spaceId))?.name ?? 'Personal', (l) =>
         err(`[sync] ${l.trim()}`),

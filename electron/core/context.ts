@@ -71,6 +71,10 @@ export interface SyncLink {
   configure(spaceId: string, req: ReqOut<'sync.configure'>): Promise<ResIn<'sync.configure'>>;
   disconnect(spaceId: string): Promise<ResIn<'sync.disconnect'>>;
   syncNow(spaceId: string): Promise<ResIn<'sync.syncNow'>>;
+  resolveRewritten(
+    spaceId: string,
+    req: ReqOut<'sync.resolveRewritten'>,
+  ): Promise<ResIn<'sync.resolveRewritten'>>;
   conflicts(spaceId: string): Promise<ResIn<'sync.conflicts'>>;
   conflict(spaceId: string, id: string): Promise<ResIn<'sync.conflict'>>;
   resolve(spaceId: string, req: ReqOut<'sync.resolve'>): Promise<ResIn<'sync.resolve'>>;

@@ -30,6 +30,8 @@ interface SyncState {
   }): Promise<ConfigureResult>;
   disconnect(): Promise<boolean>;
   syncNow(): Promise<void>;
+  /** After the remote's history was rewritten: the backup's place (said in a toast too), or null. */
+  resolveRewritten(how: 'push-mine' | 'take-theirs'): Promise<string | null>;
   loadConflicts(): Promise<void>;
   conflict(id: string): Promise<SyncConflictDetail | null>;
   resolve(id: string, how: { keep: 'mine' | 'theirs' } | { text: string }): Promise<boolean>;
@@ -92,6 +94,26 @@ export const useSync = create<SyncState>()((set, get) => {
         // The status line shows the reason (the service's status event); a call that failed before
         // reaching it (e.g. disconnected) says so here.
         toast(`Sync failed: ${errorMessage(err)}`, { tone: 'error' });
+      } finally {
+        set({ retrying: false });
+      }
+    },
+
+    async resolveRewritten(how) {
+      const space = currentSpaceId();
+      set({ retrying: true });
+      try {
+        const res = await getApi()['sync.resolveRewritten']({ how });
+        put(space, res.view);
+        const done =
+          how === 'push-mine'
+            ? 'This device’s copy is on the remote now.'
+            : 'This space took the remote’s copy.';
+        toast(res.backup ? `${done} Backup: ${res.backup}.` : done, { tone: 'success', timeoutMs: 0 });
+        return res.backup;
+      } catch (err) {
+        toast(`Sync failed: ${errorMessage(err)}`, { tone: 'error' });
+        return null;
       } finally {
         set({ retrying: false });
       }

@@ -91,6 +91,20 @@ export const syncInvoke = {
       refused: z.array(z.object({ path: z.string(), reason: z.string() })),
     }),
   },
+  /**
+   * After the remote's history was rewritten elsewhere (status error `rewritten`): push this device's copy
+   * over it, or take the remote's. Each makes a backup first; `backup` says where, relative to the app's
+   * data folder (null: the remote was not rewritten after all, and this was an ordinary sync).
+   */
+  'sync.resolveRewritten': {
+    req: z.object({ how: z.enum(['push-mine', 'take-theirs']) }).strict(),
+    res: z.object({
+      view: syncView,
+      backup: z.string().nullable(),
+      received: z.number().int().min(0),
+      sent: z.number().int().min(0),
+    }),
+  },
   'sync.conflicts': { req: empty, res: z.object({ conflicts: z.array(syncConflict) }) },
   'sync.conflict': { req: z.object({ id }).strict(), res: syncConflictDetail },
   'sync.resolve': {

@@ -3,7 +3,7 @@
 // asked for (one request when idle) and fetched when new; (3) the remote's changes are merged per file
 // and applied to the space through its guarded paths; (4) a merge commit records what the space now
 // holds; (5) it is pushed. A rerun after (3) finds the applied files equal on both sides.
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { lockFile } from '../conversations/lock.js';
 import {
@@ -22,12 +22,15 @@ import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './re
 import { pushCommit } from './push.js';
 import { snapshot } from './snapshot.js';
 import { Refused, type SyncSpace } from './space-io.js';
+import { resolveRewritten, rewriteHistory, unseenRewrite, type HistoryParts } from './history.js';
 import { loadState, saveState, type SyncState } from './state.js';
 import type { KeyCipher } from '../key-vault.js';
 
 export interface SyncOptions {
   /** After a force-push elsewhere: push this device's copy over it, or take the remote's (after a backup). */
   resolve?: 'push-mine' | 'take-theirs';
+  /** After a forget: once synced, replace the remote's history by one without the forgotten versions. */
+  rewrite?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -113,7 +116,10 @@ export class SpaceSync {
       await this.git.init();
       for (let attempt = 0; ; attempt++) {
         try {
-          return await this.once(auth, options);
+          const report = await this.once(auth, options);
+          if (options.rewrite)
+            await rewriteHistory(this.parts(), auth, loadState(this.paths.stateFile), report);
+          return report;
         } catch (error) {
           // Someone pushed between our fetch and our push: merge that too (a few times at most).
           if (error instanceof SyncError && error.kind === 'rejected' && attempt < 3) continue;
@@ -184,26 +190,67 @@ export class SpaceSync {
       );
     }
     if (state.lastRemote && !(await this.git.isAncestor(state.lastRemote, remoteHead))) {
+      // Rewritten after a forget on another device (history.ts): re-join, keeping this device's changes.
+      const marker = await unseenRewrite(this.git, remoteHead, state.rejoined ?? []);
+      if (marker && (await this.git.hasObject(state.lastRemote))) {
+        report.notes.push(
+          `${marker.device} rewrote the remote's history without the versions of forgotten files; this device joined the new history and kept its own changes.`,
+        );
+        state.rejoined = [...(state.rejoined ?? []), marker.id];
+        return this.merge(
+          auth,
+          { head, remoteHead, base: state.lastRemote, rejoin: true },
+          state,
+          report,
+          snap.entries,
+          options,
+        );
+      }
       if (!options.resolve) {
         throw new SyncError(
           'rewritten',
-          "The remote's history was rewritten (a force-push from elsewhere); nothing here was overwritten. Choose: push this device's copy over it (--sync-push-mine), or take the remote's copy after a backup of this space (--sync-take-theirs).",
+          "The remote's history was rewritten (a force-push from elsewhere); nothing here was overwritten. Choose: push this device's copy over it, or take the remote's copy (this space is backed up first).",
         );
       }
-      return this.resolveRewritten(auth, options.resolve, head!, remoteHead, state, report, snap.entries);
+      return resolveRewritten(
+        this.parts(),
+        auth,
+        options.resolve,
+        head!,
+        remoteHead,
+        state,
+        report,
+        snap.entries,
+      );
     }
     if (head && (await this.git.isAncestor(remoteHead, head))) {
       await this.push(auth, head, state, report, remoteHead);
       return finish(report, 'synced');
     }
-
-    // (3) merge per file against the merge base.
     const base = head ? await this.git.mergeBase(head, remoteHead) : null;
+    return this.merge(auth, { head, remoteHead, base }, state, report, snap.entries, options);
+  }
+
+  /**
+   * (3) merge per file against `base`; (4) a commit of what the space now holds; (5) push it. A re-join
+   * (the remote rewritten after a forget) merges against the tree this device last merged and gives the
+   * commit the new root as its only parent: the old history never goes back.
+   */
+  private async merge(
+    auth: RemoteAuth,
+    m: { head: string | null; remoteHead: string; base: string | null; rejoin?: boolean },
+    state: SyncState,
+    report: SyncReport,
+    local: Map<string, TreeEntry>,
+    options: SyncOptions,
+  ): Promise<SyncReport> {
+    const { head, remoteHead, base } = m;
+    const device = this.config.remote()!.device;
     const baseEntries = base
       ? await this.flat((await this.git.readCommit(base)).tree)
       : new Map<string, TreeEntry>();
     const remoteEntries = await this.flat((await this.git.readCommit(remoteHead)).tree);
-    const { device: remoteDevice, changes } = await this.walkProvenance(remoteHead, base);
+    const { device: remoteDevice, changes } = await this.walkProvenance(remoteHead, m.rejoin ? null : base);
     const conflicts = this.conflicts();
     const ctx: ApplyContext = {
       dataDir: this.dataDir,
@@ -216,23 +263,23 @@ export class SpaceSync {
       conflicts,
       report,
       base: baseEntries,
-      local: snap.entries,
+      local,
       ...(options.onProgress
         ? { progress: (done: number, total: number) => options.onProgress!('applying', done, total) }
         : {}),
     };
-    const decisions = decide(baseEntries, snap.entries, remoteEntries);
+    const decisions = decide(baseEntries, local, remoteEntries);
     options.onProgress?.('applying', 0, decisions.length);
     const result = await applyDecisions(ctx, decisions);
     writePrivate(this.paths.conflictsFile, JSON.stringify(conflicts));
     // Hashes of files sync wrote are taken again next time (their times changed).
     for (const d of decisions) if (d.kind !== 'keep') delete state.stat[d.key];
 
-    // (4) the merge commit; (5) push.
     const tree = await this.git.writeTree(result.values());
     const remoteTree = (await this.git.readCommit(remoteHead)).tree;
+    const onTop = m.rejoin || !head || (await this.git.isAncestor(head, remoteHead));
     let merged: string;
-    if ((!head || (await this.git.isAncestor(head, remoteHead))) && tree === remoteTree) merged = remoteHead;
+    if (onTop && tree === remoteTree) merged = remoteHead;
     else {
       const at = Date.now();
       const message = commitMessage(
@@ -243,7 +290,7 @@ export class SpaceSync {
       );
       merged = await this.git.commit({
         tree,
-        parents: head ? [head, remoteHead] : [remoteHead],
+        parents: head && !m.rejoin ? [head, remoteHead] : [remoteHead],
         message,
         device,
         at,
@@ -317,79 +364,21 @@ export class SpaceSync {
     await applyDecisions(ctx, decisions);
   }
 
-  /**
-   * After a force-push elsewhere. push-mine: this device's copy replaces the remote's (whose head stays in
-   * this device's git folder as refs/sync/backup-…). take-theirs: this space is copied aside first
-   * (DIR/sync/<id>.backups/<time>/), then takes the remote's copy, deletions included.
-   */
-  private async resolveRewritten(
-    auth: RemoteAuth,
-    how: 'push-mine' | 'take-theirs',
-    head: string,
-    remoteHead: string,
-    state: SyncState,
-    report: SyncReport,
-    local: Map<string, TreeEntry>,
-  ): Promise<SyncReport> {
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    await this.git.setRef(`refs/sync/backup-${stamp}`, how === 'push-mine' ? remoteHead : head);
-    if (how === 'push-mine') {
-      await this.push(auth, head, state, report, remoteHead, true);
-      report.notes.push("This device's copy replaced the remote's rewritten history.");
-      return finish(report, 'synced');
-    }
-    const backup = path.join(this.paths.backupsDir, stamp);
-    mkdirSync(backup, { recursive: true, mode: 0o700 });
-    if (existsSync(this.space.memory.root))
-      cpSync(this.space.memory.root, path.join(backup, 'memories'), { recursive: true });
-    if (existsSync(this.space.conversationsDir))
-      cpSync(this.space.conversationsDir, path.join(backup, 'conversations'), {
-        recursive: true,
-        filter: (src) => !src.endsWith('.lock'),
-      });
-    const remoteEntries = await this.flat((await this.git.readCommit(remoteHead)).tree);
-    const decisions: Decision[] = [...new Set([...local.keys(), ...remoteEntries.keys()])]
-      .filter((k) => local.get(k)?.oid !== remoteEntries.get(k)?.oid && k !== 'space.json')
-      .map((key) => ({ kind: 'take', key, remote: remoteEntries.get(key) ?? null }));
-    const { device, changes } = await this.walkProvenance(remoteHead, null);
-    const ctx: ApplyContext = {
+  /** The engine's steps that history.ts's choices use (bound: they stay private here). */
+  private parts(): HistoryParts {
+    return {
       dataDir: this.dataDir,
       space: this.space,
+      paths: this.paths,
       git: this.git,
-      state,
-      remoteDevice: device,
-      provenance: changes,
-      conflictsDir: this.paths.conflictsDir,
-      conflicts: this.conflicts(),
-      report,
-      base: local,
-      local,
+      device: () => this.config.remote()!.device,
+      conflicts: () => this.conflicts(),
+      flat: (tree) => this.flat(tree),
+      push: (...args) => this.push(...args),
+      walkProvenance: (head, base) => this.walkProvenance(head, base),
+      done: (...args) => this.done(...args),
+      remote: (fn) => this.remote(fn),
     };
-    const result = await applyDecisions(ctx, decisions);
-    const tree = await this.git.writeTree(result.values());
-    const at = Date.now();
-    const merged =
-      tree === (await this.git.readCommit(remoteHead)).tree
-        ? remoteHead
-        : await this.git.commit({
-            tree,
-            parents: [remoteHead],
-            message: commitMessage(
-              this.config.remote()!.device,
-              at,
-              [],
-              "Mnemo sync: took the remote's copy (kept what it refused)",
-            ),
-            device: this.config.remote()!.device,
-            at,
-          });
-    await this.git.setRef('refs/heads/main', merged);
-    if (merged !== remoteHead) await this.push(auth, merged, state, report, remoteHead);
-    report.notes.push(
-      "This space took the remote's copy; its previous contents are in a backup beside the space.",
-    );
-    state.stat = {};
-    return this.done(report, state, merged, true);
   }
 
   private async flat(tree: string): Promise<Map<string, TreeEntry>> {

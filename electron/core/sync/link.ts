@@ -103,6 +103,16 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
           refused: report.refused,
         };
       }),
+    resolveRewritten: (spaceId, req) =>
+      guarded(async () => {
+        const report = await service.syncNow(spaceId, req.how);
+        return {
+          view: await view(spaceId),
+          backup: report.backup ?? null,
+          received: report.received.length,
+          sent: report.sent.length,
+        };
+      }),
     conflicts: (spaceId) =>
       guarded(async () => ({
         conflicts: (await service.of(spaceId))

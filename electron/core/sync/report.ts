@@ -14,6 +14,8 @@ export interface SyncReport {
   /** Not applied yet (a conversation answering, a file changed meanwhile): the next sync tries again. */
   pending: { path: string; reason: string }[];
   notes: string[];
+  /** Where the backup made before a destructive choice is (relative to the data folder), if one was. */
+  backup?: string;
 }
 
 /** An open conflict: both versions are kept until the user resolves it (DIR/sync/<id>.conflicts.json). */

@@ -4,7 +4,7 @@
 // (the app's faces, not a one-off CLI run).
 import type { KeyCipher } from '../key-vault.js';
 import { defaultDeviceName, parseRemoteUrl } from './config.js';
-import type { SpaceSync } from './engine.js';
+import type { SpaceSync, SyncOptions } from './engine.js';
 import { spaceChanges, spaceSyncOf, type SyncBackend } from './for-core.js';
 import { SyncError, type SyncReport } from './report.js';
 import { SyncScheduler, type SyncStatus } from './scheduler.js';
@@ -112,14 +112,19 @@ export class SyncService {
     return { joined: true, url: parsed.url, device };
   }
 
-  /** Syncs now (Settings' "Sync now", the sidebar's Retry, the CLI); throws a SyncError on failure. */
-  async syncNow(spaceId: string): Promise<SyncReport> {
+  /**
+   * Syncs now (Settings' "Sync now", the sidebar's Retry, the CLI); throws a SyncError on failure.
+   * `resolve`, after the remote's history was rewritten: push this device's copy over it, or take the
+   * remote's (each after a backup; the report says where). Where the space is scheduled, the sync runs in
+   * turn with the scheduler's, never beside one.
+   */
+  async syncNow(spaceId: string, resolve?: SyncOptions['resolve']): Promise<SyncReport> {
     const sync = await this.of(spaceId);
     const scheduler = this.schedulers.get(spaceId);
-    if (!scheduler) return sync.sync();
+    if (!scheduler) return sync.sync(resolve ? { resolve } : {});
     let report: SyncReport | undefined;
     const off = this.onReportOnce(spaceId, (r) => (report = r));
-    await scheduler.now();
+    await scheduler.now(resolve);
     off();
     const status = scheduler.status();
     if (status.state === 'error') throw new SyncError(status.kind, status.message);

@@ -32,6 +32,8 @@ const stateSchema = z.object({
   lastJournalId: z.string().optional(),
   lastRemote: z.string().optional(),
   lastSyncAt: z.number().optional(),
+  /** The remote history rewrites (after a forget, history.ts) this device has joined or made. */
+  rejoined: z.array(z.string()).optional(),
 });
 export type SyncState = z.infer<typeof stateSchema>;
 

@@ -14,7 +14,13 @@ export function agoText(at: number, now = Date.now()): string {
 
 const waitingText = (n: number): string => (n === 1 ? '1 change waiting' : `${n} changes waiting`);
 
-export type StatusLine = { text: string; tone: 'ok' | 'busy' | 'waiting' | 'error'; retry: boolean };
+export type StatusLine = {
+  text: string;
+  tone: 'ok' | 'busy' | 'waiting' | 'error';
+  retry: boolean;
+  /** The remote's history was rewritten elsewhere: not a Retry, a choice (push mine / take theirs). */
+  rewritten?: boolean;
+};
 
 /** What the sidebar says; null when the space has no remote (nothing is shown). */
 export function statusLine(view: SyncView | undefined, now = Date.now()): StatusLine | null {
@@ -28,7 +34,9 @@ export function statusLine(view: SyncView | undefined, now = Date.now()): Status
         ? { text: waitingText(s.waiting), tone: 'waiting', retry: false }
         : { text: `Synced ${agoText(s.lastSyncAt, now)}`, tone: 'ok', retry: false };
     case 'error':
-      return { text: `Sync failed: ${s.message}`, tone: 'error', retry: true };
+      return s.kind === 'rewritten'
+        ? { text: `Sync stopped: ${s.message}`, tone: 'error', retry: false, rewritten: true }
+        : { text: `Sync failed: ${s.message}`, tone: 'error', retry: true };
     case 'off':
       return { text: 'Not synced yet', tone: 'waiting', retry: true };
   }

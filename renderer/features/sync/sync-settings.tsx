@@ -8,6 +8,7 @@ import { useCurrentSpace } from '../spaces/use-spaces';
 import { useSync, useSyncView } from '../../store/sync';
 import type { SyncView } from '../../../shared/channels/sync';
 import { statusLine, type StatusLine } from './format';
+import { RewrittenChoice } from './rewritten-choice';
 import './sync.css';
 
 interface OtherSpace {
@@ -36,6 +37,7 @@ export function SyncSettings(): ReactElement {
       </p>
       <SyncForm
         key={key}
+        spaceId={space.id}
         spaceName={space.name}
         remote={remote}
         initial={shown ? { url: withUser(shown.url, shown.username), device: shown.device } : undefined}
@@ -46,11 +48,13 @@ export function SyncSettings(): ReactElement {
 }
 
 function SyncForm({
+  spaceId,
   spaceName,
   remote,
   initial,
   status,
 }: {
+  spaceId: string;
   spaceName: string;
   remote: SyncView['remote'];
   initial: { url: string; device: string } | undefined;
@@ -100,6 +104,7 @@ function SyncForm({
           {status.text}
         </p>
       )}
+      {remote && status?.rewritten && <RewrittenChoice spaceId={spaceId} spaceName={spaceName} />}
       <form
         className="sync-form"
         onSubmit={(e) => {
