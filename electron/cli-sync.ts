@@ -85,7 +85,10 @@ export async function runSyncCommand(
       err(`The space “${label}” has no sync remote: set one with --sync-remote URL.`);
       return 2;
     }
-    const report = await core.sync.syncNow(spaceId, command.kind === 'sync' ? command.resolve : undefined);
+    const report = await core.sync.syncNow(
+      spaceId,
+      command.kind === 'sync' && command.resolve ? { resolve: command.resolve } : undefined,
+    );
     if (report.backup) out(`  backup: ${report.backup}`);
     printReport(report, label, out);
     return 0;

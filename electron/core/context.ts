@@ -75,6 +75,7 @@ export interface SyncLink {
     spaceId: string,
     req: ReqOut<'sync.resolveRewritten'>,
   ): Promise<ResIn<'sync.resolveRewritten'>>;
+  rewriteHistory(spaceId: string): Promise<ResIn<'sync.rewriteHistory'>>;
   conflicts(spaceId: string): Promise<ResIn<'sync.conflicts'>>;
   conflict(spaceId: string, id: string): Promise<ResIn<'sync.conflict'>>;
   resolve(spaceId: string, req: ReqOut<'sync.resolve'>): Promise<ResIn<'sync.resolve'>>;

@@ -30,6 +30,8 @@ interface SyncState {
   }): Promise<ConfigureResult>;
   disconnect(): Promise<boolean>;
   syncNow(): Promise<void>;
+  /** After a forget: the remote's history without the forgotten versions (the toast says where the backup is). */
+  rewriteHistory(): Promise<boolean>;
   /** After the remote's history was rewritten: the backup's place (said in a toast too), or null. */
   resolveRewritten(how: 'push-mine' | 'take-theirs'): Promise<string | null>;
   loadConflicts(): Promise<void>;
@@ -94,6 +96,23 @@ export const useSync = create<SyncState>()((set, get) => {
         // The status line shows the reason (the service's status event); a call that failed before
         // reaching it (e.g. disconnected) says so here.
         toast(`Sync failed: ${errorMessage(err)}`, { tone: 'error' });
+      } finally {
+        set({ retrying: false });
+      }
+    },
+
+    async rewriteHistory() {
+      const space = currentSpaceId();
+      set({ retrying: true });
+      try {
+        const res = await getApi()['sync.rewriteHistory']({});
+        put(space, res.view);
+        const done = 'The remote’s history no longer holds the forgotten versions.';
+        toast(res.backup ? `${done} Backup: ${res.backup}.` : done, { tone: 'success', timeoutMs: 0 });
+        return true;
+      } catch (err) {
+        toast(`The remote’s history was not rewritten: ${errorMessage(err)}`, { tone: 'error' });
+        return false;
       } finally {
         set({ retrying: false });
       }

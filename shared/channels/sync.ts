@@ -105,6 +105,15 @@ export const syncInvoke = {
       sent: z.number().int().min(0),
     }),
   },
+  /**
+   * After "Forget permanently": the remote's history, which still holds the forgotten versions, is
+   * replaced by one without them (after this device's sync; the old history is kept on this device as a
+   * backup, `backup` says where). The other devices re-join the new history at their next sync.
+   */
+  'sync.rewriteHistory': {
+    req: empty,
+    res: z.object({ view: syncView, backup: z.string().nullable() }),
+  },
   'sync.conflicts': { req: empty, res: z.object({ conflicts: z.array(syncConflict) }) },
   'sync.conflict': { req: z.object({ id }).strict(), res: syncConflictDetail },
   'sync.resolve': {

@@ -19,6 +19,7 @@ export function createSyncHandlers(ctx: CoreContext): Domain {
     'sync.disconnect': async () => sync().disconnect(spaceId),
     'sync.syncNow': async () => sync().syncNow(spaceId),
     'sync.resolveRewritten': async (req) => sync().resolveRewritten(spaceId, req),
+    'sync.rewriteHistory': async () => sync().rewriteHistory(spaceId),
     'sync.conflicts': async () => sync().conflicts(spaceId),
     'sync.conflict': async (req) => sync().conflict(spaceId, req.id),
     'sync.resolve': async (req) => sync().resolve(spaceId, req),

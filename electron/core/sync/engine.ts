@@ -26,6 +26,9 @@ import { resolveRewritten, rewriteHistory, unseenRewrite, type HistoryParts } fr
 import { loadState, saveState, type SyncState } from './state.js';
 import type { KeyCipher } from '../key-vault.js';
 
+/** What a person chose for one sync: the ways on after a rewritten remote, or a rewrite after a forget. */
+export type SyncChoice = Pick<SyncOptions, 'resolve' | 'rewrite'>;
+
 export interface SyncOptions {
   /** After a force-push elsewhere: push this device's copy over it, or take the remote's (after a backup). */
   resolve?: 'push-mine' | 'take-theirs';

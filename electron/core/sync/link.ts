@@ -105,13 +105,20 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
       }),
     resolveRewritten: (spaceId, req) =>
       guarded(async () => {
-        const report = await service.syncNow(spaceId, req.how);
+        const report = await service.syncNow(spaceId, { resolve: req.how });
         return {
           view: await view(spaceId),
           backup: report.backup ?? null,
           received: report.received.length,
           sent: report.sent.length,
         };
+      }),
+    rewriteHistory: (spaceId) =>
+      guarded(async () => {
+        if (!(await service.of(spaceId)).configured())
+          throw new SyncError('not_configured', 'This space has no sync remote.');
+        const report = await service.syncNow(spaceId, { rewrite: true });
+        return { view: await view(spaceId), backup: report.backup ?? null };
       }),
     conflicts: (spaceId) =>
       guarded(async () => ({

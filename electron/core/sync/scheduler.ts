@@ -3,7 +3,7 @@
 // memory), on a periodic check of the remote (default every 60 s), and once more before quitting. One sync
 // at a time per space; a request during a sync makes one more afterwards. Nothing waits for it unless it
 // asks to (`now()`), so typing and answers are never blocked. Its status is what the sidebar shows.
-import type { SpaceSync, SyncOptions } from './engine.js';
+import type { SpaceSync, SyncChoice } from './engine.js';
 import { SyncError, type SyncErrorKind, type SyncReport } from './report.js';
 
 export const DEFAULT_PERIOD_MS = 60_000;
@@ -29,8 +29,8 @@ export class SyncScheduler {
   private debounce: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
-  /** A choice for the next sync (after a rewritten remote): it runs once, in turn with the others. */
-  private choice: SyncOptions['resolve'];
+  /** A choice for the next sync (after a rewritten remote, or a forget): it runs once, in turn with the others. */
+  private choice: SyncChoice | undefined;
   private stopped = false;
   private waiting = 0;
   private lastSyncAt: number | undefined;
@@ -70,9 +70,9 @@ export class SyncScheduler {
   }
 
   /** A sync now (or right after the one running); resolves when it is done, never rejects. */
-  now(resolve?: SyncOptions['resolve']): Promise<void> {
+  now(choice?: SyncChoice): Promise<void> {
     if (this.stopped || !this.sync.configured()) return Promise.resolve();
-    if (resolve) this.choice = resolve;
+    if (choice) this.choice = { ...this.choice, ...choice };
     if (this.running) {
       this.again = true;
       return this.running;
@@ -98,11 +98,11 @@ export class SyncScheduler {
     this.stopped = true;
   }
 
-  private async once(resolve?: SyncOptions['resolve']): Promise<void> {
+  private async once(choice?: SyncChoice): Promise<void> {
     const before = this.waiting;
     this.set({ state: 'syncing', ...(this.lastSyncAt ? { lastSyncAt: this.lastSyncAt } : {}) });
     try {
-      const report = await this.sync.sync(resolve ? { resolve } : {});
+      const report = await this.sync.sync(choice ?? {});
       this.waiting = Math.max(0, this.waiting - before);
       this.lastSyncAt = Date.now();
       this.options.onReport?.(report);

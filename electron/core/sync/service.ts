@@ -4,7 +4,7 @@
 // (the app's faces, not a one-off CLI run).
 import type { KeyCipher } from '../key-vault.js';
 import { defaultDeviceName, parseRemoteUrl } from './config.js';
-import type { SpaceSync, SyncOptions } from './engine.js';
+import type { SpaceSync, SyncChoice } from './engine.js';
 import { spaceChanges, spaceSyncOf, type SyncBackend } from './for-core.js';
 import { SyncError, type SyncReport } from './report.js';
 import { SyncScheduler, type SyncStatus } from './scheduler.js';
@@ -114,17 +114,18 @@ export class SyncService {
 
   /**
    * Syncs now (Settings' "Sync now", the sidebar's Retry, the CLI); throws a SyncError on failure.
-   * `resolve`, after the remote's history was rewritten: push this device's copy over it, or take the
-   * remote's (each after a backup; the report says where). Where the space is scheduled, the sync runs in
-   * turn with the scheduler's, never beside one.
+   * `choice.resolve`, after the remote's history was rewritten: push this device's copy over it, or take
+   * the remote's; `choice.rewrite`, after a forget: the remote's history without the forgotten versions
+   * (each after a backup; the report says where). Where the space is scheduled, the sync runs in turn
+   * with the scheduler's, never beside one.
    */
-  async syncNow(spaceId: string, resolve?: SyncOptions['resolve']): Promise<SyncReport> {
+  async syncNow(spaceId: string, choice?: SyncChoice): Promise<SyncReport> {
     const sync = await this.of(spaceId);
     const scheduler = this.schedulers.get(spaceId);
-    if (!scheduler) return sync.sync(resolve ? { resolve } : {});
+    if (!scheduler) return sync.sync(choice ?? {});
     let report: SyncReport | undefined;
     const off = this.onReportOnce(spaceId, (r) => (report = r));
-    await scheduler.now(resolve);
+    await scheduler.now(choice);
     off();
     const status = scheduler.status();
     if (status.state === 'error') throw new SyncError(status.kind, status.message);

@@ -17,12 +17,16 @@ import { undoAction } from './undo';
 import { MEMORY_ROOT } from './tree';
 import { host } from './host';
 import { useMemoryStore } from '../../store/memory';
+import { RewriteOffer, useSpaceSyncs } from '../sync';
+import { useCurrentSpace } from '../spaces/use-spaces';
 
 type Flow =
   | { kind: 'delete'; path: string }
   | { kind: 'forget'; path: string }
   | { kind: 'create' }
   | { kind: 'rename'; path: string }
+  /** After a forget in a synced space: offer to rewrite the remote's history without it. */
+  | { kind: 'rewrite'; path: string }
   | null;
 
 /** Normalises what the user typed into a memory path: "notes/x" → "/memories/notes/x.md". */
@@ -58,6 +62,8 @@ function targetOf(path: string): DestructiveTarget {
 export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; dialogs: ReactNode } {
   const [flow, setFlow] = useState<Flow>(null);
   const [busy, setBusy] = useState(false);
+  const space = useCurrentSpace();
+  const synced = useSpaceSyncs(space.id);
   const close = () => {
     setFlow(null);
     setBusy(false);
@@ -83,6 +89,8 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
   const doForget = async (path: string) => {
     await forgetPermanently(path);
     toast(`${path} and its history are gone.`);
+    // The remote's git history still holds it: say so and offer the rewrite (after the forget dialog).
+    if (synced) setTimeout(() => setFlow({ kind: 'rewrite', path }), 0);
   };
 
   // shared/confirmations.ts decides who asks: where the host asks natively (Electron, memory.delete /
@@ -124,8 +132,16 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         <p>
           {ask.body.map((part, i) => (typeof part === 'string' ? part : <code key={i}>{part.code}</code>))}
         </p>
+        {kind === 'forget' && synced && (
+          <p>
+            This space syncs: the other devices forget it too, but the remote’s history still holds its old
+            versions. You can remove them from the remote next.
+          </p>
+        )}
       </TypedConfirm>
     );
+  } else if (flow?.kind === 'rewrite') {
+    dialogs = <RewriteOffer path={flow.path} spaceName={space.name} onDone={close} />;
   } else if (flow?.kind === 'create' || flow?.kind === 'rename') {
     const current = flow;
     dialogs = (

@@ -1,3 +1,4 @@
 export { SyncStatusLine } from './sync-status';
 export { SyncSettings } from './sync-settings';
 export { SyncConflictCards } from './conflict-card';
+export { RewriteOffer, useSpaceSyncs } from './rewrite-offer';
