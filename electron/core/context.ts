@@ -76,6 +76,7 @@ export interface SyncLink {
     req: ReqOut<'sync.resolveRewritten'>,
   ): Promise<ResIn<'sync.resolveRewritten'>>;
   rewriteHistory(spaceId: string): Promise<ResIn<'sync.rewriteHistory'>>;
+  setCheckInterval(spaceId: string, seconds: number): Promise<ResIn<'sync.setCheckInterval'>>;
   conflicts(spaceId: string): Promise<ResIn<'sync.conflicts'>>;
   conflict(spaceId: string, id: string): Promise<ResIn<'sync.conflict'>>;
   resolve(spaceId: string, req: ReqOut<'sync.resolve'>): Promise<ResIn<'sync.resolve'>>;

@@ -34,6 +34,8 @@ interface SyncState {
   rewriteHistory(): Promise<boolean>;
   /** After the remote's history was rewritten: the backup's place (said in a toast too), or null. */
   resolveRewritten(how: 'push-mine' | 'take-theirs'): Promise<string | null>;
+  /** Settings → Sync's "check the remote every". */
+  setCheckInterval(seconds: number): Promise<void>;
   loadConflicts(): Promise<void>;
   conflict(id: string): Promise<SyncConflictDetail | null>;
   resolve(id: string, how: { keep: 'mine' | 'theirs' } | { text: string }): Promise<boolean>;
@@ -98,6 +100,15 @@ export const useSync = create<SyncState>()((set, get) => {
         toast(`Sync failed: ${errorMessage(err)}`, { tone: 'error' });
       } finally {
         set({ retrying: false });
+      }
+    },
+
+    async setCheckInterval(seconds) {
+      const space = currentSpaceId();
+      try {
+        put(space, await getApi()['sync.setCheckInterval']({ seconds }));
+      } catch (err) {
+        toast(errorMessage(err), { tone: 'error' });
       }
     },
 

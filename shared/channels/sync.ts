@@ -35,6 +35,8 @@ export const syncView = z.object({
   remote: z
     .object({ url: z.string(), username: z.string(), device: z.string(), hasToken: z.boolean() })
     .nullable(),
+  /** How often this device checks the remote while the app runs (default 60); absent without a remote. */
+  checkSeconds: z.number().int().min(1).optional(),
   status: syncStatus,
   conflicts: z.number().int().min(0),
 });
@@ -113,6 +115,11 @@ export const syncInvoke = {
   'sync.rewriteHistory': {
     req: empty,
     res: z.object({ view: syncView, backup: z.string().nullable() }),
+  },
+  /** How often this device checks the space's remote while the app runs; kept with the remote, on this device. */
+  'sync.setCheckInterval': {
+    req: z.object({ seconds: z.number().int().min(5).max(86_400) }).strict(),
+    res: syncView,
   },
   'sync.conflicts': { req: empty, res: z.object({ conflicts: z.array(syncConflict) }) },
   'sync.conflict': { req: z.object({ id }).strict(), res: syncConflictDetail },

@@ -20,6 +20,7 @@ export function createSyncHandlers(ctx: CoreContext): Domain {
     'sync.syncNow': async () => sync().syncNow(spaceId),
     'sync.resolveRewritten': async (req) => sync().resolveRewritten(spaceId, req),
     'sync.rewriteHistory': async () => sync().rewriteHistory(spaceId),
+    'sync.setCheckInterval': async (req) => sync().setCheckInterval(spaceId, req.seconds),
     'sync.conflicts': async () => sync().conflicts(spaceId),
     'sync.conflict': async (req) => sync().conflict(spaceId, req.id),
     'sync.resolve': async (req) => sync().resolve(spaceId, req),

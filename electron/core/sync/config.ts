@@ -19,6 +19,8 @@ import { plainTextCipher, type KeyCipher } from '../key-vault.js';
 import { cleanDevice } from './provenance.js';
 
 export const SYNC_FOLDER = 'sync';
+export const MIN_CHECK_SECONDS = 5;
+export const MAX_CHECK_SECONDS = 86_400;
 
 export interface SyncPaths {
   gitdir: string;
@@ -52,6 +54,8 @@ const remoteSchema = z.object({
   device: z.string(),
   /** The id of the space the remote holds (it may differ from this device's id for the space). */
   remoteSpaceId: z.string().optional(),
+  /** How often this device checks the remote while the app runs (Settings → Sync; default 60 s). */
+  checkSeconds: z.number().int().min(MIN_CHECK_SECONDS).max(MAX_CHECK_SECONDS).optional(),
 });
 export type RemoteConfig = z.infer<typeof remoteSchema>;
 
@@ -114,10 +118,17 @@ export class SyncConfigStore {
     return parsed.success ? parsed.data : undefined;
   }
 
+  /** Sets the remote; the check interval chosen before stays unless `config` names one. */
   setRemote(config: Omit<RemoteConfig, 'v'>): void {
+    const before = this.remote()?.checkSeconds;
     writePrivate(
       this.paths.remoteFile,
-      JSON.stringify({ v: 1, ...config, device: cleanDevice(config.device) }),
+      JSON.stringify({
+        v: 1,
+        ...(before !== undefined ? { checkSeconds: before } : {}),
+        ...config,
+        device: cleanDevice(config.device),
+      }),
     );
   }
 

@@ -54,6 +54,7 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
             hasToken: sync.config.token() !== undefined,
           }
         : null,
+      ...(remote ? { checkSeconds: Math.round(service.periodMs(sync) / 1000) } : {}),
       status: service.status(spaceId),
       conflicts: sync.conflicts().length,
     };
@@ -119,6 +120,11 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
           throw new SyncError('not_configured', 'This space has no sync remote.');
         const report = await service.syncNow(spaceId, { rewrite: true });
         return { view: await view(spaceId), backup: report.backup ?? null };
+      }),
+    setCheckInterval: (spaceId, seconds) =>
+      guarded(async () => {
+        await service.setCheckInterval(spaceId, seconds);
+        return view(spaceId);
       }),
     conflicts: (spaceId) =>
       guarded(async () => ({

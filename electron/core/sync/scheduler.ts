@@ -57,7 +57,14 @@ export class SyncScheduler {
   start(): void {
     if (!this.sync.configured() || this.stopped) return;
     void this.now();
-    this.timer = setInterval(() => void this.now(), this.options.periodMs ?? DEFAULT_PERIOD_MS);
+    this.setPeriod(this.options.periodMs ?? DEFAULT_PERIOD_MS);
+  }
+
+  /** A new interval for the periodic check (Settings → Sync), from now on. */
+  setPeriod(ms: number): void {
+    clearInterval(this.timer);
+    if (this.stopped) return;
+    this.timer = setInterval(() => void this.now(), ms);
     this.timer.unref();
   }
 

@@ -3,11 +3,11 @@
 // question before merging another space into this one; the schedulers run only where start() is called
 // (the app's faces, not a one-off CLI run).
 import type { KeyCipher } from '../key-vault.js';
-import { defaultDeviceName, parseRemoteUrl } from './config.js';
+import { defaultDeviceName, MAX_CHECK_SECONDS, MIN_CHECK_SECONDS, parseRemoteUrl } from './config.js';
 import type { SpaceSync, SyncChoice } from './engine.js';
 import { spaceChanges, spaceSyncOf, type SyncBackend } from './for-core.js';
 import { SyncError, type SyncReport } from './report.js';
-import { SyncScheduler, type SyncStatus } from './scheduler.js';
+import { DEFAULT_PERIOD_MS, SyncScheduler, type SyncStatus } from './scheduler.js';
 
 export interface JoinInput {
   url: string;
@@ -172,10 +172,31 @@ export class SyncService {
     return () => set.delete(fn);
   }
 
+  /** How often a space checks its remote while the app runs: its setting, else the service's default. */
+  periodMs(sync: SpaceSync): number {
+    const seconds = sync.config.remote()?.checkSeconds;
+    return seconds !== undefined ? seconds * 1000 : (this.options.periodMs ?? DEFAULT_PERIOD_MS);
+  }
+
+  /** Settings → Sync's "check every": kept with the space's remote on this device, applied at once. */
+  async setCheckInterval(spaceId: string, seconds: number): Promise<void> {
+    const sync = await this.of(spaceId);
+    const remote = sync.config.remote();
+    if (!remote) throw new SyncError('not_configured', 'This space has no sync remote yet.');
+    if (!Number.isInteger(seconds) || seconds < MIN_CHECK_SECONDS || seconds > MAX_CHECK_SECONDS)
+      throw new SyncError(
+        'not_configured',
+        `Choose a check interval between ${MIN_CHECK_SECONDS} seconds and ${MAX_CHECK_SECONDS / 3600} hours.`,
+      );
+    sync.config.setRemote({ ...remote, checkSeconds: seconds });
+    this.schedulers.get(spaceId)?.setPeriod(seconds * 1000);
+  }
+
   private async schedule(spaceId: string): Promise<void> {
     if (this.schedulers.has(spaceId)) return;
-    const scheduler = new SyncScheduler(await this.of(spaceId), {
-      ...(this.options.periodMs !== undefined ? { periodMs: this.options.periodMs } : {}),
+    const sync = await this.of(spaceId);
+    const scheduler = new SyncScheduler(sync, {
+      periodMs: this.periodMs(sync),
       ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
       onChange: await spaceChanges(this.core, spaceId),
       onStatus: (status) => this.emit(spaceId, status),

@@ -9,6 +9,7 @@ import { useSync, useSyncView } from '../../store/sync';
 import type { SyncView } from '../../../shared/channels/sync';
 import { statusLine, type StatusLine } from './format';
 import { RewrittenChoice } from './rewritten-choice';
+import { CheckInterval } from './check-interval';
 import './sync.css';
 
 interface OtherSpace {
@@ -40,6 +41,7 @@ export function SyncSettings(): ReactElement {
         spaceId={space.id}
         spaceName={space.name}
         remote={remote}
+        checkSeconds={view?.checkSeconds ?? 60}
         initial={shown ? { url: withUser(shown.url, shown.username), device: shown.device } : undefined}
         status={statusLine(view)}
       />
@@ -51,12 +53,14 @@ function SyncForm({
   spaceId,
   spaceName,
   remote,
+  checkSeconds,
   initial,
   status,
 }: {
   spaceId: string;
   spaceName: string;
   remote: SyncView['remote'];
+  checkSeconds: number;
   initial: { url: string; device: string } | undefined;
   status: StatusLine | null;
 }): ReactElement {
@@ -156,6 +160,7 @@ function SyncForm({
           />
           <p className="field-hint">Shown on the other devices beside what this one changed.</p>
         </div>
+        {remote && <CheckInterval seconds={checkSeconds} />}
         {error && (
           <p className="field-error" role="alert">
             {error}
