@@ -160,6 +160,6 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
         (await core.spaces.open(spaceId)).bus.emit('sync.status', v);
         return v;
       }),
-    beforeConversation: (spaceId) => service.beforeConversation(spaceId),
+    beforeConversation: async (spaceId) => void (await service.beforeConversation(spaceId)),
   };
 }

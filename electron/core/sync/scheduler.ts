@@ -34,6 +34,8 @@ export class SyncScheduler {
   private stopped = false;
   private waiting = 0;
   private lastSyncAt: number | undefined;
+  /** When the sync running now started (undefined: none running). */
+  private runningSince: number | undefined;
   private current: SyncStatus = { state: 'off' };
   private readonly unsubscribe: () => void;
 
@@ -51,6 +53,11 @@ export class SyncScheduler {
 
   status(): SyncStatus {
     return this.current;
+  }
+
+  /** How long the sync running now has been at it (undefined: none is running). */
+  runningFor(): number | undefined {
+    return this.runningSince === undefined ? undefined : Date.now() - this.runningSince;
   }
 
   /** Starts: a sync now, then the periodic check. */
@@ -107,6 +114,7 @@ export class SyncScheduler {
 
   private async once(choice?: SyncChoice): Promise<void> {
     const before = this.waiting;
+    this.runningSince = Date.now();
     this.set({ state: 'syncing', ...(this.lastSyncAt ? { lastSyncAt: this.lastSyncAt } : {}) });
     try {
       const report = await this.sync.sync(choice ?? {});
@@ -126,6 +134,8 @@ export class SyncScheduler {
         waiting: this.waiting,
         ...(this.lastSyncAt ? { lastSyncAt: this.lastSyncAt } : {}),
       });
+    } finally {
+      this.runningSince = undefined;
     }
   }
 

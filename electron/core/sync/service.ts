@@ -30,8 +30,14 @@ export interface SyncServiceOptions {
   debounceMs?: number;
 }
 
-/** How long a new conversation waits for the sync that brings the other devices' memory (then it goes on). */
-export const BEFORE_CONVERSATION_MS = 3_000;
+/**
+ * The longest a new conversation waits, counted from the start of the sync it waits for, for what the
+ * other devices learned (then it goes on without it: README, "Before a new conversation").
+ */
+export const BEFORE_CONVERSATION_MS = 1_500;
+
+/** A sync that failed for one of these would fail again at once: a new conversation does not wait. */
+const NOT_WORTH_WAITING = new Set(['offline', 'auth', 'rewritten', 'other_space', 'not_configured']);
 
 export class SyncService {
   private readonly syncs = new Map<string, Promise<SpaceSync>>();
@@ -64,6 +70,11 @@ export class SyncService {
 
   status(spaceId: string): SyncStatus {
     return this.schedulers.get(spaceId)?.status() ?? { state: 'off' };
+  }
+
+  /** How long the space's running sync has been at it (undefined: none is running, or not scheduled). */
+  runningFor(spaceId: string): number | undefined {
+    return this.schedulers.get(spaceId)?.runningFor();
   }
 
   onStatus(listener: (spaceId: string, status: SyncStatus) => void): () => void {
@@ -146,13 +157,30 @@ export class SyncService {
     for (const s of this.schedulers.values()) void s.now();
   }
 
-  /** Before a new conversation loads its memory: what the other devices learned, if it comes quickly. */
-  async beforeConversation(spaceId: string, waitMs = BEFORE_CONVERSATION_MS): Promise<void> {
+  /**
+   * Before a new conversation loads its memory: what the other devices learned, if it comes quickly. A
+   * sync is asked for either way; the conversation waits for it only while it is short: not at all when
+   * the last sync failed in a way that would fail again (offline, a refused token, a rewritten remote),
+   * nor when the sync running now has already taken longer than the bound (a first sync of a big space),
+   * and otherwise until the bound counted from that sync's start. Resolves `true` when the sync it waited
+   * for finished in time.
+   */
+  async beforeConversation(spaceId: string, waitMs = BEFORE_CONVERSATION_MS): Promise<boolean> {
     const scheduler = this.schedulers.get(spaceId);
-    if (!scheduler) return;
+    if (!scheduler) return false;
+    const status = scheduler.status();
+    const runningFor = scheduler.runningFor() ?? 0;
+    const done = scheduler.now();
+    if (status.state === 'error' && NOT_WORTH_WAITING.has(status.kind)) return false;
+    const left = waitMs - runningFor;
+    if (left <= 0) return false;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([scheduler.now(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    const inTime = await Promise.race([
+      done.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), left))),
+    ]);
     clearTimeout(timer);
+    return inTime;
   }
 
   /** Before quitting: each space sends what waits. */
