@@ -274,10 +274,21 @@ export class GitStore {
     }
   }
 
-  /** The remote's main branch (null: the remote is empty). One request. */
+  /**
+   * The remote's main branch (null: the remote is empty). One request: protocol v1's ref advertisement
+   * (GET info/refs) names every ref at once, where v2 asks for the capabilities first and then posts
+   * ls-refs, two round trips (and two git processes on a CGI server) on every idle check. The repository
+   * holds one branch, so the advertisement stays small.
+   */
   async remoteHead(auth: RemoteAuth): Promise<string | null> {
     const refs = await remoteCall(() =>
-      git.listServerRefs({ http, url: auth.url, prefix: 'refs/heads/', ...authOf(auth) }),
+      git.listServerRefs({
+        http,
+        url: auth.url,
+        prefix: 'refs/heads/',
+        protocolVersion: 1,
+        ...authOf(auth),
+      }),
     );
     return refs.find((r) => r.ref === 'refs/heads/main')?.oid ?? null;
   }
