@@ -130,7 +130,8 @@ export class SpaceSync {
         }
       }
     } finally {
-      await lock.release();
+      // Synchronously: the async release queued behind libuv's threads took ~9 ms of every idle sync.
+      lock.releaseSync();
     }
   }
 
