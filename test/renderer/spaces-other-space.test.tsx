@@ -2,25 +2,17 @@
 // transport (test/renderer/space-wire.ts answers each call in the space its envelope names): a space that
 // stays highlighted is opened in the backend ahead of the click, and "Export first" exports the space
 // being deleted while the window stays where it is.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../../renderer/api';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { resetContextStore } from '../../renderer/store/context';
 import { resetMemoryStore } from '../../renderer/store/memory';
 import { forgetWarmed } from '../../renderer/store/space-calls';
-import { installLayoutShim } from './layout-shim';
 import { createSpaceWire, type SpaceWire } from './space-wire';
 import { resetSpaces } from './spaces-backend';
-import { resetWindowStores, startWindow } from './window-setup';
+import { resetWindowStores, windowTests } from './window-setup';
 
 let wire: SpaceWire;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 beforeEach(async () => {
   localStorage.clear();
@@ -33,13 +25,7 @@ beforeEach(async () => {
     personal: { '/memories/personal.md': '- PERSONAL only\n' },
     work01: { '/memories/work.md': '- WORK only\n' },
   });
-  shutdown = await startWindow(wire.api);
-});
-afterEach(() => {
-  cleanup();
-  shutdown();
-  shutdown = () => undefined;
-  setApi(null);
+  await theWindow.start(wire.api);
 });
 
 const inWork = () => wire.answered.filter(([, space]) => space === 'work01').map(([channel]) => channel);

@@ -1,25 +1,17 @@
 // The space switcher (issue 15, "The window"): the button "Space: NAME" in the space's colour, its
 // shortcut, the list with counts and its keyboard, create / rename / recolour, and delete with the typed
 // name, Export first and Undo (restore). Against the scripted backend with the spaces channels.
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../../renderer/api';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { switchSpace } from '../../renderer/features/spaces/use-spaces';
 import { resetSpaces } from './spaces-backend';
 import { type ChatBackend } from './chat-backend';
-import { installLayoutShim } from './layout-shim';
 import { addSpaces, type SpacesModel } from './spaces-backend';
-import { emptyMemoryChatBackend, resetWindowStores, startWindow } from './window-setup';
+import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
 let backend: ChatBackend;
 let spaces: SpacesModel;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 beforeEach(async () => {
   sessionStorage.clear();
@@ -29,14 +21,9 @@ beforeEach(async () => {
   resetWindowStores();
   resetSpaces();
 });
-afterEach(() => {
-  cleanup();
-  shutdown();
-  setApi(null);
-});
 
 async function start(): Promise<void> {
-  shutdown = await startWindow(backend.api);
+  await theWindow.start(backend.api);
 }
 
 const switcher = (name: string): HTMLElement => screen.getByRole('button', { name: `Space: ${name}` });

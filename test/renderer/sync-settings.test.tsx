@@ -3,28 +3,20 @@
 // syncing / failed (with Retry); the form joins (the token goes to the backend once and is never shown:
 // only "saved"), shows the backend's refusal, asks before merging another space, and disconnects after a
 // confirmation, keeping the address for a reconnect.
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SyncView } from '../../shared/channels/sync';
 import { ContractError } from '../../shared/errors';
-import { setApi } from '../../renderer/api';
 import { agoText, statusLine } from '../../renderer/features/sync/format';
 import { useSync } from '../../renderer/store/sync';
 import { type ChatBackend } from './chat-backend';
-import { installLayoutShim } from './layout-shim';
 import { resetSpaces } from './spaces-backend';
-import { emptyMemoryChatBackend, resetWindowStores, startWindow } from './window-setup';
+import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
 const TOKEN = 'ghp_example_token_1234';
 let backend: ChatBackend;
 let view: SyncView;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 beforeEach(() => {
   sessionStorage.clear();
@@ -55,14 +47,9 @@ beforeEach(() => {
   useSync.setState({ views: {}, conflicts: [], lastRemote: {}, retrying: false });
   resetSpaces();
 });
-afterEach(() => {
-  cleanup();
-  shutdown();
-  setApi(null);
-});
 
 async function start(): Promise<void> {
-  shutdown = await startWindow(backend.api);
+  await theWindow.start(backend.api);
 }
 
 const line = (): HTMLElement | null => screen.queryByRole('status', { name: 'Sync status' });

@@ -1,6 +1,8 @@
 // Setup the renderer tests share: the window's stores back to their first state, a scripted chat backend
-// whose memory is empty, the whole window booted on a backend, and the Memory tab with its toaster.
-import { act, render, screen } from '@testing-library/react';
+// whose memory is empty, the whole window booted on a backend (and stopped after each test), and the
+// Memory tab with its toaster.
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Api } from '../../shared/contract';
 import { setApi } from '../../renderer/api';
 import { App } from '../../renderer/app';
@@ -14,6 +16,7 @@ import { useSettings } from '../../renderer/store/settings';
 import { useToasts } from '../../renderer/store/toast';
 import { useUi } from '../../renderer/store/ui';
 import { createChatBackend, type ChatBackend } from './chat-backend';
+import { installLayoutShim } from './layout-shim';
 
 /** Settings, conversations, chat, toasts and the open dialogs as a window starts. */
 export function resetWindowStores(): void {
@@ -50,4 +53,28 @@ export function renderMemoryPanel(api: Api): { panel: HTMLElement; unbind: () =>
     </>,
   );
   return { panel: screen.getByRole('region', { name: 'Memory' }), unbind };
+}
+
+/**
+ * For a file of whole-window tests: the layout shim while it runs, and after each test the window stopped,
+ * unmounted and its api unset. `start` boots the window on an api.
+ */
+export function windowTests(): { start(api: Api): Promise<void> } {
+  let shutdown: () => void = () => undefined;
+  let removeShim: () => void = () => undefined;
+  beforeAll(() => {
+    removeShim = installLayoutShim();
+  });
+  afterAll(() => removeShim());
+  afterEach(() => {
+    cleanup();
+    shutdown();
+    shutdown = () => undefined;
+    setApi(null);
+  });
+  return {
+    start: async (api) => {
+      shutdown = await startWindow(api);
+    },
+  };
 }
