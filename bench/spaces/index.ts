@@ -7,57 +7,13 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore } from '../../electron/core/create-core.js';
-import type { HostServices } from '../../electron/core/host.js';
+import { benchHost as host, median, ms, round, seedDataFolder } from '../seed-folder.js';
 import { SpaceRegistry } from '../../electron/core/spaces/index.js';
 import type { BenchTable } from '../table.js';
 
-const host: HostServices = {
-  kind: 'test',
-  saveFile: async () => ({ saved: false }),
-  pickImport: async () => null,
-  openExternal: async () => false,
-  openFolder: async () => false,
-};
-
-async function seedSpace(dir: string, files: number, conversations: number): Promise<void> {
-  const jobs: Promise<void>[] = [];
-  const flush = async (): Promise<void> => void (await Promise.all(jobs.splice(0)));
-  for (let f = 0; f < 10; f++) await fsp.mkdir(path.join(dir, 'memories', `topic-${f}`), { recursive: true });
-  await fsp.mkdir(path.join(dir, 'conversations'), { recursive: true });
-  for (let i = 0; i < files; i++) {
-    jobs.push(
-      fsp.writeFile(
-        path.join(dir, 'memories', `topic-${i % 10}`, `note-${i}.md`),
-        `# Note ${i}\nsome fact ${i}\n`,
-      ),
-    );
-    if (jobs.length >= 64) await flush();
-  }
-  for (let i = 0; i < conversations; i++) {
-    const id = `c${String(i).padStart(6, '0')}`;
-    const meta = {
-      t: 'meta',
-      v: 1,
-      id,
-      title: `Conversation ${i}`,
-      createdAt: new Date(i * 1000).toISOString(),
-      memory: true,
-    };
-    jobs.push(fsp.writeFile(path.join(dir, 'conversations', `${id}.jsonl`), `${JSON.stringify(meta)}\n`));
-    if (jobs.length >= 64) await flush();
-  }
-  await flush();
-}
-
-async function ms(fn: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const round = (x: number): number => Math.round(x * 10) / 10;
+/** The seeded folder of this benchmark (bench/seed-folder.ts). */
+const seedSpace = (dir: string, files: number, conversations: number): Promise<void> =>
+  seedDataFolder(dir, { files, conversations, folders: 10, note: (i) => `# Note ${i}\nsome fact ${i}\n` });
 
 export async function run(
   spaces = Number(process.env.MNEMO_BENCH_SPACES ?? 50),

@@ -9,59 +9,16 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../electron/core/create-core.js';
-import type { HostServices } from '../../electron/core/host.js';
+import { benchHost as host, median, ms, round, seedDataFolder } from '../seed-folder.js';
 import { PERSONAL_ID } from '../../electron/core/spaces/index.js';
 import { spaceChanges, spaceSyncOf, SyncScheduler, type SpaceSync } from '../../electron/core/sync/index.js';
 import { GitStore } from '../../electron/core/sync/git-store.js';
 import { DEFAULT_TOKEN, DEFAULT_USER, startGitServer } from '../../test/fixtures/git-server/index.js';
 import type { BenchTable } from '../table.js';
 
-const host: HostServices = {
-  kind: 'test',
-  saveFile: async () => ({ saved: false }),
-  pickImport: async () => null,
-  openExternal: async () => false,
-  openFolder: async () => false,
-};
-
-async function seed(dir: string, files: number, conversations: number): Promise<void> {
-  const jobs: Promise<void>[] = [];
-  const flush = async (): Promise<void> => void (await Promise.all(jobs.splice(0)));
-  for (let f = 0; f < 20; f++) await fsp.mkdir(path.join(dir, 'memories', `topic-${f}`), { recursive: true });
-  await fsp.mkdir(path.join(dir, 'conversations'), { recursive: true });
-  for (let i = 0; i < files; i++) {
-    jobs.push(
-      fsp.writeFile(
-        path.join(dir, 'memories', `topic-${i % 20}`, `note-${i}.md`),
-        `# Note ${i}\n- fact ${i}\n`,
-      ),
-    );
-    if (jobs.length >= 64) await flush();
-  }
-  for (let i = 0; i < conversations; i++) {
-    const id = `c${String(i).padStart(6, '0')}`;
-    const meta = {
-      t: 'meta',
-      v: 1,
-      id,
-      title: `Conversation ${i}`,
-      createdAt: new Date(i * 1000).toISOString(),
-      memory: true,
-    };
-    jobs.push(fsp.writeFile(path.join(dir, 'conversations', `${id}.jsonl`), `${JSON.stringify(meta)}\n`));
-    if (jobs.length >= 64) await flush();
-  }
-  await flush();
-}
-
-async function ms(fn: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const round = (x: number): number => Math.round(x * 10) / 10;
+/** The seeded folder of this benchmark (bench/seed-folder.ts). */
+const seed = (dir: string, files: number, conversations: number): Promise<void> =>
+  seedDataFolder(dir, { files, conversations, folders: 20, note: (i) => `# Note ${i}\n- fact ${i}\n` });
 
 interface Dev {
   core: Core;

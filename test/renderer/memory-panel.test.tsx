@@ -1,31 +1,24 @@
 // The Memory tab in jsdom against a small in-memory backend: the tree, facts with Forget and Undo, delete
 // with confirmation and Undo, search highlighting, live updates on memory.changed.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/api';
-import { Toaster } from '../../renderer/components/toaster';
-import { MemoryPanel } from '../../renderer/features/memory';
 import { resetHost } from '../../renderer/features/memory/host';
 import { useChat } from '../../renderer/store/chat';
 import { pageSize } from '../../renderer/store/transcripts';
-import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
+import { resetMemoryStore } from '../../renderer/store/memory';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
+import { renderMemoryPanel } from './window-setup';
 
 let backend: FakeBackend;
 let unbind: () => void;
 
 function setup(seed: Parameters<typeof createFakeBackend>[0]) {
   backend = createFakeBackend(seed);
-  setApi(backend.api);
-  unbind = bindMemoryEvents(backend.api);
-  render(
-    <>
-      <MemoryPanel />
-      <Toaster />
-    </>,
-  );
-  return screen.getByRole('region', { name: 'Memory' });
+  let panel: HTMLElement;
+  ({ panel, unbind } = renderMemoryPanel(backend.api));
+  return panel;
 }
 
 beforeEach(() => {

@@ -1,32 +1,20 @@
 // Conversations and spaces (issue 15, "The window"): each row shows its space's colour; "Move to space…"
 // moves one (confirmed first), takes it out of this space's list and offers to follow it; opening a
 // conversation of another space (a link) switches to that space first.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../../renderer/api';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { currentSpaceId } from '../../renderer/transport/current-space';
-import { App } from '../../renderer/app';
-import { boot } from '../../renderer/boot';
 import { requestOpenConversation } from '../../renderer/features/memory/navigate';
 import { refreshCounts } from '../../renderer/features/spaces/use-spaces';
 import { useChat } from '../../renderer/store/chat';
-import { useConversations } from '../../renderer/store/conversations';
-import { useSettings } from '../../renderer/store/settings';
-import { useToasts } from '../../renderer/store/toast';
 import { resetSpaces } from './spaces-backend';
-import { createChatBackend, type ChatBackend } from './chat-backend';
-import { installLayoutShim } from './layout-shim';
+import { type ChatBackend } from './chat-backend';
 import { addSpaces, type SpacesModel } from './spaces-backend';
+import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
 let backend: ChatBackend;
 let spaces: SpacesModel;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 const at = '2026-03-01T12:00:00.000Z';
 function seed(id: string, title: string): void {
@@ -39,26 +27,14 @@ function seed(id: string, title: string): void {
 beforeEach(async () => {
   localStorage.clear();
   sessionStorage.clear();
-  backend = createChatBackend();
-  backend.impl['memory.list'] = () => ({ entries: [], totalBytes: 0 });
-  backend.impl['memory.stale'] = () => ({ entries: [] });
+  backend = emptyMemoryChatBackend();
   spaces = addSpaces(backend);
-  useSettings.setState({ view: null, info: null, loadError: null });
-  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
-  useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
-  useToasts.setState({ toasts: [] });
+  resetWindowStores();
   resetSpaces();
-});
-afterEach(() => {
-  cleanup();
-  shutdown();
-  setApi(null);
 });
 
 async function start(): Promise<HTMLElement> {
-  setApi(backend.api);
-  render(<App />);
-  shutdown = await act(() => boot(backend.api));
+  await theWindow.start(backend.api);
   await act(() => refreshCounts(true));
   return screen.getByRole('navigation', { name: 'Conversations' });
 }

@@ -2,30 +2,17 @@
 // transport (test/renderer/space-wire.ts answers each call in the space its envelope names): a space that
 // stays highlighted is opened in the backend ahead of the click, and "Export first" exports the space
 // being deleted while the window stays where it is.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../../renderer/api';
-import { App } from '../../renderer/app';
-import { boot } from '../../renderer/boot';
-import { useChat } from '../../renderer/store/chat';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { resetContextStore } from '../../renderer/store/context';
-import { useConversations } from '../../renderer/store/conversations';
 import { resetMemoryStore } from '../../renderer/store/memory';
-import { useSettings } from '../../renderer/store/settings';
 import { forgetWarmed } from '../../renderer/store/space-calls';
-import { useToasts } from '../../renderer/store/toast';
-import { installLayoutShim } from './layout-shim';
 import { createSpaceWire, type SpaceWire } from './space-wire';
 import { resetSpaces } from './spaces-backend';
+import { resetWindowStores, windowTests } from './window-setup';
 
 let wire: SpaceWire;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 beforeEach(async () => {
   localStorage.clear();
@@ -33,23 +20,12 @@ beforeEach(async () => {
   forgetWarmed();
   resetMemoryStore();
   resetContextStore();
-  useToasts.setState({ toasts: [] });
-  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
-  useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
-  useSettings.setState({ view: null, info: null, loadError: null });
+  resetWindowStores();
   wire = createSpaceWire({
     personal: { '/memories/personal.md': '- PERSONAL only\n' },
     work01: { '/memories/work.md': '- WORK only\n' },
   });
-  setApi(wire.api);
-  render(<App />);
-  shutdown = await act(() => boot(wire.api));
-});
-afterEach(() => {
-  cleanup();
-  shutdown();
-  shutdown = () => undefined;
-  setApi(null);
+  await theWindow.start(wire.api);
 });
 
 const inWork = () => wire.answered.filter(([, space]) => space === 'work01').map(([channel]) => channel);

@@ -25,6 +25,7 @@ import { resetSpacesStore, switchSpace, useSpaces } from '../../renderer/store/s
 import { useToasts } from '../../renderer/store/toast';
 import { reloadCurrentSpaceId } from '../../renderer/transport/current-space';
 import { createSpaceWire, type SpaceWire } from './space-wire';
+import { resetWindowStores } from './window-setup';
 
 let wire: SpaceWire;
 let shutdown: () => void = () => undefined;
@@ -36,10 +37,7 @@ beforeEach(() => {
   resetSpacesStore();
   resetMemoryStore();
   resetContextStore();
-  useToasts.setState({ toasts: [] });
-  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
-  useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
-  useSettings.setState({ view: null, info: null, loadError: null });
+  resetWindowStores();
   wire = createSpaceWire({
     personal: { '/memories/personal.md': '- PERSONAL only\n' },
     work01: { '/memories/work.md': '- WORK only\n' },

@@ -1,56 +1,29 @@
 // The space switcher (issue 15, "The window"): the button "Space: NAME" in the space's colour, its
 // shortcut, the list with counts and its keyboard, create / rename / recolour, and delete with the typed
 // name, Export first and Undo (restore). Against the scripted backend with the spaces channels.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApi } from '../../renderer/api';
-import { App } from '../../renderer/app';
-import { boot } from '../../renderer/boot';
-import { useChat } from '../../renderer/store/chat';
-import { useConversations } from '../../renderer/store/conversations';
-import { useSettings } from '../../renderer/store/settings';
-import { useToasts } from '../../renderer/store/toast';
-import { useUi } from '../../renderer/store/ui';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { switchSpace } from '../../renderer/features/spaces/use-spaces';
 import { resetSpaces } from './spaces-backend';
-import { createChatBackend, type ChatBackend } from './chat-backend';
-import { installLayoutShim } from './layout-shim';
+import { type ChatBackend } from './chat-backend';
 import { addSpaces, type SpacesModel } from './spaces-backend';
+import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
 let backend: ChatBackend;
 let spaces: SpacesModel;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 beforeEach(async () => {
   sessionStorage.clear();
   localStorage.clear();
-  backend = createChatBackend();
-  backend.impl['memory.list'] = () => ({ entries: [], totalBytes: 0 });
-  backend.impl['memory.stale'] = () => ({ entries: [] });
+  backend = emptyMemoryChatBackend();
   spaces = addSpaces(backend);
-  useSettings.setState({ view: null, info: null, loadError: null });
-  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
-  useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
-  useToasts.setState({ toasts: [] });
-  useUi.setState({ settingsOpen: false, helpOpen: false });
+  resetWindowStores();
   resetSpaces();
-});
-afterEach(() => {
-  cleanup();
-  shutdown();
-  setApi(null);
 });
 
 async function start(): Promise<void> {
-  setApi(backend.api);
-  render(<App />);
-  shutdown = await act(() => boot(backend.api));
+  await theWindow.start(backend.api);
 }
 
 const switcher = (name: string): HTMLElement => screen.getByRole('button', { name: `Space: ${name}` });

@@ -1,18 +1,17 @@
 // "Copy to space…" and "Move to space…" of a memory file (issue 15, "The window"): pick the target among
 // the other spaces, a move asks once more, a toast says what happened; the current space is named over
 // the Memory region without renaming it.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/api';
-import { Toaster } from '../../renderer/components/toaster';
-import { MemoryPanel } from '../../renderer/features/memory';
 import { resetHost } from '../../renderer/features/memory/host';
 import { refreshCounts, switchSpace } from '../../renderer/features/spaces/use-spaces';
-import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
+import { resetMemoryStore } from '../../renderer/store/memory';
 import { useToasts } from '../../renderer/store/toast';
 import { resetSpaces } from './spaces-backend';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
 import { addSpaces, type SpacesModel } from './spaces-backend';
+import { renderMemoryPanel } from './window-setup';
 
 let backend: FakeBackend;
 let spaces: SpacesModel;
@@ -21,16 +20,10 @@ let unbind: () => void;
 async function setup(): Promise<HTMLElement> {
   backend = createFakeBackend({ '/memories/notes/tea.md': '# Tea\n\n- Likes green tea\n' });
   spaces = addSpaces(backend);
-  setApi(backend.api);
-  unbind = bindMemoryEvents(backend.api);
   resetSpaces();
-  render(
-    <>
-      <MemoryPanel />
-      <Toaster />
-    </>,
-  );
-  return screen.getByRole('region', { name: 'Memory' });
+  let panel: HTMLElement;
+  ({ panel, unbind } = renderMemoryPanel(backend.api));
+  return panel;
 }
 
 beforeEach(() => {

@@ -1,18 +1,17 @@
 // The memory panel's sync-conflict card (issue 16): an open conflict shows both versions and the merged
 // draft; Keep mine, Keep theirs and Edit → Save each resolve it once with what was chosen, and the card
 // goes; a refusal (the draft's markers left in) keeps the card and says why.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncConflictDetail, SyncView } from '../../shared/channels/sync';
 import { ContractError } from '../../shared/errors';
 import { setApi } from '../../renderer/api';
-import { Toaster } from '../../renderer/components/toaster';
-import { MemoryPanel } from '../../renderer/features/memory';
 import { resetHost } from '../../renderer/features/memory/host';
-import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
+import { resetMemoryStore } from '../../renderer/store/memory';
 import { useSync } from '../../renderer/store/sync';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
+import { renderMemoryPanel } from './window-setup';
 
 const mine = '# Team\n\n- standup at 8:30\n- deploys on Tuesday\n';
 const theirs = '# Team\n\n- standup at 10\n- deploys on Tuesday\n';
@@ -53,15 +52,9 @@ function setup(): HTMLElement {
       return view();
     },
   });
-  setApi(backend.api);
-  unbind = bindMemoryEvents(backend.api);
-  render(
-    <>
-      <MemoryPanel />
-      <Toaster />
-    </>,
-  );
-  return screen.getByRole('region', { name: 'Memory' });
+  let panel: HTMLElement;
+  ({ panel, unbind } = renderMemoryPanel(backend.api));
+  return panel;
 }
 
 beforeEach(() => {

@@ -3,40 +3,24 @@
 // syncing / failed (with Retry); the form joins (the token goes to the backend once and is never shown:
 // only "saved"), shows the backend's refusal, asks before merging another space, and disconnects after a
 // confirmation, keeping the address for a reconnect.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SyncView } from '../../shared/channels/sync';
 import { ContractError } from '../../shared/errors';
-import { setApi } from '../../renderer/api';
-import { App } from '../../renderer/app';
-import { boot } from '../../renderer/boot';
 import { agoText, statusLine } from '../../renderer/features/sync/format';
-import { useChat } from '../../renderer/store/chat';
-import { useConversations } from '../../renderer/store/conversations';
-import { useSettings } from '../../renderer/store/settings';
 import { useSync } from '../../renderer/store/sync';
-import { useToasts } from '../../renderer/store/toast';
-import { useUi } from '../../renderer/store/ui';
-import { createChatBackend, type ChatBackend } from './chat-backend';
-import { installLayoutShim } from './layout-shim';
+import { type ChatBackend } from './chat-backend';
 import { resetSpaces } from './spaces-backend';
+import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
 const TOKEN = 'ghp_example_token_1234';
 let backend: ChatBackend;
 let view: SyncView;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
-
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
+const theWindow = windowTests();
 
 beforeEach(() => {
   sessionStorage.clear();
-  backend = createChatBackend();
-  backend.impl['memory.list'] = () => ({ entries: [], totalBytes: 0 });
-  backend.impl['memory.stale'] = () => ({ entries: [] });
+  backend = emptyMemoryChatBackend();
   view = { remote: null, status: { state: 'off' }, conflicts: 0 };
   backend.impl['sync.status'] = () => view;
   backend.impl['sync.configure'] = (req) => {
@@ -59,24 +43,13 @@ beforeEach(() => {
     view = { ...view, status: { state: 'synced', lastSyncAt: Date.now(), waiting: 0 } };
     return { view, received: 0, sent: 0, conflicts: 0, refused: [] };
   };
-  useSettings.setState({ view: null, info: null, loadError: null });
-  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
-  useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
-  useToasts.setState({ toasts: [] });
-  useUi.setState({ settingsOpen: false, helpOpen: false });
+  resetWindowStores();
   useSync.setState({ views: {}, conflicts: [], lastRemote: {}, retrying: false });
   resetSpaces();
 });
-afterEach(() => {
-  cleanup();
-  shutdown();
-  setApi(null);
-});
 
 async function start(): Promise<void> {
-  setApi(backend.api);
-  render(<App />);
-  shutdown = await act(() => boot(backend.api));
+  await theWindow.start(backend.api);
 }
 
 const line = (): HTMLElement | null => screen.queryByRole('status', { name: 'Sync status' });

@@ -9,6 +9,8 @@ import { viewCall } from './history.js';
 import { type LoopSession, appendMessage, now, showCard, state } from './session.js';
 import { textOf } from './assistant-content.js';
 import { boundaryRule, dataSection, newBoundary } from './data-sections.js';
+import { estimateTokens } from './estimate.js';
+import { compactTriggerOf } from './request.js';
 
 /** An id in the API's tool_use shape. */
 export function newToolUseId(): string {
@@ -52,7 +54,12 @@ export async function showBackfill(s: LoopSession, backfill: Backfill): Promise<
   if (totalFiles > 0) await showCard(s, { kind: 'backfill', files, totalFiles, tokens });
 }
 
-async function give(s: LoopSession, backfill: Backfill, extra: string | null): Promise<void> {
+async function give(
+  s: LoopSession,
+  backfill: Backfill,
+  extra: string | null,
+  after: BetaContentBlockParam[] = [],
+): Promise<void> {
   const id = newToolUseId();
   const result: BetaContentBlockParam = {
     type: 'tool_result',
@@ -76,7 +83,7 @@ async function give(s: LoopSession, backfill: Backfill, extra: string | null): P
     id: randomUUID(),
     kind: 'backfill',
     role: 'user',
-    content: [result],
+    content: [result, ...after],
     at: now(),
     backfill: info,
   });
@@ -119,21 +126,44 @@ export async function ensureBackfill(s: LoopSession): Promise<void> {
   await showBackfill(s, backfill);
 }
 
+/** What stands before the user's message given again after a compaction (see currentRequest). */
+export const GIVEN_AGAIN =
+  '[The app compacted the context while you were answering the next message, so it is given again here, as the user wrote it. What you did for it so far is in the summary.]';
+
 /**
- * After a native threshold compaction: the memory (and pinned messages) again, right after the summary.
- * Returns the memory given, for the caller to announce after the compaction's card.
+ * The message the run is answering, as the user wrote it, when the threshold compaction just summarized it
+ * (the API ignores everything before the block, so the model would know the request only from a summary:
+ * the fault suite's two processes saw "insert cli-17" answered as if nothing had been asked). Its note of
+ * memory changes is left out (the memory is given again whole). One large next to the trigger (a pasted
+ * log) stays summarized: given again, it would undo the compaction.
  */
-export async function giveAgainAfterCompaction(s: LoopSession): Promise<Backfill | null> {
+function currentRequest(s: LoopSession): BetaContentBlockParam[] {
+  const user = state(s).messages.findLast((m) => m.kind === 'user');
+  const text = user ? (user.text ?? textOf(user.content)) : '';
+  if (!text || estimateTokens(text) > compactTriggerOf('native', s.settings) / 10) return [];
+  return [
+    { type: 'text', text: GIVEN_AGAIN },
+    { type: 'text', text },
+  ];
+}
+
+/**
+ * After a native threshold compaction: the memory (and pinned messages) again, right after the summary,
+ * and, when the reply paused at the block (nothing answered yet), the message being answered. Returns the
+ * memory given, for the caller to announce after the compaction's card.
+ */
+export async function giveAgainAfterCompaction(s: LoopSession, paused: boolean): Promise<Backfill | null> {
   const backfill = await loadBackfill(s);
   const pinned = pinnedQuote(s);
-  if (backfill) await give(s, backfill, pinned);
-  else if (pinned) {
+  const request = paused ? currentRequest(s) : [];
+  if (backfill) await give(s, backfill, pinned, request);
+  else if (pinned || request.length > 0) {
     await appendMessage(s, {
       t: 'msg',
       id: randomUUID(),
       kind: 'backfill',
       role: 'user',
-      content: [{ type: 'text', text: pinned }],
+      content: [...(pinned ? [{ type: 'text' as const, text: pinned }] : []), ...request],
       at: now(),
     });
   }

@@ -46,7 +46,7 @@ export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Prom
   const previous = lastCompactionIndex(s, at);
   const messagesCompacted = Math.max(0, at - previous - 1);
   const tokensBefore = sumIterations(reply) ?? s.accounting().total;
-  const backfill = await giveAgainAfterCompaction(s);
+  const backfill = await giveAgainAfterCompaction(s, reply.content.length === 1);
   // The next request as it will be sent: the block, the memory and pinned messages again, what follows.
   const tokensAfter = s.resetAccounting().total;
   const given = { summary: first.content, ...compactedMemory(backfill), ...pinnedOf(s) };
