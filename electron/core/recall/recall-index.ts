@@ -223,6 +223,7 @@ export class RecallIndex {
       }
     }
     let removed = false;
+    let inPlace = false;
     const hashes = new Map<string, string>();
     for (const [docId, hash] of known?.hashes ?? []) {
       const next = wanted.get(docId);
@@ -231,6 +232,7 @@ export class RecallIndex {
         wanted.delete(docId);
         continue;
       }
+      if (next) inPlace = true;
       if (mini.has(docId)) mini.discard(docId);
       removed = true;
     }
@@ -240,7 +242,10 @@ export class RecallIndex {
       hashes.set(docId, hash);
       if (slicer.due()) await slicer.pause();
     }
-    const key = state ? conversationKey(state) : undefined;
+    // Text changed in place (a redaction) may not change the cheap key, nor reach the file (a forget
+    // whose file part failed): such a conversation is saved under a key no state has, so the next start
+    // diffs it again against what its file holds then.
+    const key = state ? conversationKey(state) + (inPlace ? '|in-place' : '') : undefined;
     if (key !== undefined) this.docs.set(id, { key, hashes });
     else this.docs.delete(id);
     if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);

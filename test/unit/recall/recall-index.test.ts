@@ -208,6 +208,31 @@ describe('recall index', () => {
     expect(await found(s.index, 'forgotten')).toHaveLength(1);
   });
 
+  it('text redacted in memory but still in the file (a forget whose file part failed) is found again after a restart', async () => {
+    let s = await start();
+    const a = await s.store.create({ memory: true, records: [user('the basil grows here')] });
+    await s.index.save();
+    // The live records change, the file does not: after a restart the conversation holds the words again.
+    await s.store.redact(
+      a.meta.id,
+      (records) => {
+        for (const r of records)
+          if (r.t === 'msg') {
+            r.text = 'gone';
+            r.content = [{ type: 'text', text: 'gone' }];
+          }
+        return true;
+      },
+      async () => false,
+    );
+    expect(await found(s.index, 'basil')).toEqual([]);
+    await s.index.save();
+    s = await restart(s);
+    expect(s.store.get(a.meta.id).messages[0]!.text).toContain('basil');
+    expect(await found(s.index, 'basil')).toHaveLength(1);
+    expect(await found(s.index, 'gone')).toEqual([]);
+  });
+
   it.each([
     ['torn', (t: string) => t.slice(0, t.length / 2)],
     ['not json', () => 'garbage'],
