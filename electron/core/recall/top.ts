@@ -133,6 +133,15 @@ function derive(
   });
 }
 
+/** A query word in one shard: a single term's postings, or its documents' scores over several terms. */
+interface Word {
+  p: Postings | null;
+  weight: number;
+  idf: number;
+  scores: Map<number, number> | null;
+  size: number;
+}
+
 export function topMatches<T>(
   shards: readonly MiniSearch<T>[],
   query: string,
@@ -157,34 +166,38 @@ export function topMatches<T>(
 
   for (const mini of all) {
     if (mini._documentCount === 0) continue;
-    // This shard's posting lists of the terms each query word matches, flat (word w's are those before
-    // ends[w]), with each term's weight and idf: the loop below runs once per matching document.
-    const ps: Postings[] = [];
-    const weights: number[] = [];
-    const idfs: number[] = [];
-    const ends: number[] = [];
-    const sizes: number[] = [];
-    for (const ds of derived) {
-      let size = 0;
-      for (const d of ds) {
-        const p = postings(mini._index.get(d.term));
-        if (!p) continue;
-        ps.push(p);
-        weights.push(d.weight);
-        idfs.push(d.idf);
-        size += p.size;
-      }
-      ends.push(ps.length);
-      sizes.push(size);
-    }
-    if (and && sizes.some((size) => size === 0)) continue;
-    // AND: only the documents of the word with the fewest can match; OR: those of every word.
-    const least = sizes.indexOf(Math.min(...sizes));
-    const sources = and ? ps.slice(least === 0 ? 0 : ends[least - 1], ends[least]) : ps;
-    const seen = sources.length > 1 ? new Set<number>() : null;
     const { fields: stored, lengths } = dense(mini);
-    const wordCount = ends.length;
-    let source: Postings = sources[0]!;
+    // Per query word, what it matches in this shard: one term's postings (scored per document below),
+    // or, for a prefix matching several terms, each document's score for the word summed over them
+    // (in the library's order), so a document costs one lookup per word however many terms matched.
+    const words: Word[] = [];
+    for (const ds of derived) {
+      const lists = ds.flatMap((d) => {
+        const p = postings(mini._index.get(d.term));
+        return p ? [{ p, weight: d.weight, idf: d.idf }] : [];
+      });
+      if (lists.length === 1) words.push({ ...lists[0]!, scores: null, size: lists[0]!.p.size });
+      else if (lists.length === 0) words.push({ p: null, weight: 0, idf: 0, scores: null, size: 0 });
+      else {
+        const scores = new Map<number, number>();
+        for (const { p, weight, idf: w } of lists)
+          p.forEach((tf, shortId) => {
+            if (stored[shortId] === undefined) return;
+            const norm = K * (1 - B + (B * lengths[shortId]!) / avg);
+            const score = weight * (w * (D + (tf * (K + 1)) / (tf + norm)));
+            const sum = scores.get(shortId);
+            scores.set(shortId, sum === undefined ? score : sum + score);
+          });
+        words.push({ p: null, weight: 0, idf: 0, scores, size: scores.size });
+      }
+    }
+    if (and && words.some((w) => w.size === 0)) continue;
+    // AND: only the documents of the word with the fewest can match; OR: those of every word.
+    let least = 0;
+    for (let w = 1; w < words.length; w++) if (words[w]!.size < words[least]!.size) least = w;
+    const driving = and ? [least] : words.map((_, w) => w).filter((w) => words[w]!.size > 0);
+    const seen = driving.length > 1 ? new Set<number>() : null;
+    let current = driving[0]!;
     const visit = (own: number, shortId: number): void => {
       if (seen) {
         if (seen.has(shortId)) return;
@@ -196,20 +209,16 @@ export function topMatches<T>(
       const norm = K * (1 - B + (B * lengths[shortId]!) / avg);
       let sum = 0;
       let matched = 0;
-      let j = 0;
-      for (let w = 0; w < wordCount; w++) {
-        const end = ends[w]!;
-        let wordScore = 0;
-        let hit = false;
-        for (; j < end; j++) {
-          const p = ps[j]!;
-          const tf = p === source ? own : p.get(shortId);
-          if (tf === undefined) continue;
-          wordScore += weights[j]! * (idfs[j]! * (D + (tf * (K + 1)) / (tf + norm)));
-          hit = true;
+      for (let w = 0; w < words.length; w++) {
+        const word = words[w]!;
+        let score: number | undefined;
+        if (word.scores) score = w === current ? own : word.scores.get(shortId);
+        else if (word.p) {
+          const tf = w === current ? own : word.p.get(shortId);
+          if (tf !== undefined) score = word.weight * (word.idf * (D + (tf * (K + 1)) / (tf + norm)));
         }
-        if (hit) {
-          sum += wordScore;
+        if (score !== undefined) {
+          sum += score;
           matched++;
         } else if (and) return;
       }
@@ -231,7 +240,7 @@ export function topMatches<T>(
       top.splice(i, 0, candidate);
       if (top.length > n) top.pop();
     };
-    for (source of sources) source.forEach(visit);
+    for (current of driving) (words[current]!.scores ?? words[current]!.p)!.forEach(visit);
   }
   return { top, total };
 }
