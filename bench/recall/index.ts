@@ -230,6 +230,21 @@ export async function run(
       'under 50 ms': quantile(all, 0.5) < 50 ? 'yes' : 'NO',
       'CPU under 50 ms': quantile(allCpu, 0.5) < 50 ? 'yes' : 'NO',
     });
+    // The sidebar searches as one types: the last word also as a prefix, titles too. Two letters match
+    // a sixteenth of the vocabulary (not part of "all of the above", which is the model's tool).
+    const typed = word(STOPS.length + 5).slice(0, 2);
+    const prefixTimes: number[] = [];
+    const prefixCpu: number[] = [];
+    for (let r = 0; r < repeats; r++)
+      prefixTimes.push(
+        await ms(() => index.search(typed, { limit: 8, prefix: true, titles: true }), prefixCpu),
+      );
+    rows.push({
+      case: `query: "${typed}" as typed in the sidebar (a prefix of two letters)`,
+      'median ms': round(quantile(prefixTimes, 0.5)),
+      'p95 ms': round(quantile(prefixTimes, 0.95)),
+      'median CPU ms': round(quantile(prefixCpu, 0.5)),
+    });
 
     // The streaming path's write with and without the index following the store (ABBA rounds).
     const bare = new ConversationStore(path.join(base, 'bare'));
