@@ -1,12 +1,15 @@
 // The recall index on disk: a folder in the space's conversations folder (a dot name, so nothing lists it
-// as a conversation), one JSON file per shard (conversations are spread over SHARDS by a hash of their
-// id, so saving after a change writes a sixteenth of the index). Each file is written whole to a temp
-// file, synced and renamed over the old one, so a crash leaves the old shard or the new one; anything
-// unreadable (torn, hand-edited, another version or text scheme) is simply rebuilt from the
-// conversations, which are the truth.
+// as a conversation), one file per shard (conversations are spread over SHARDS by a hash of their id, so
+// saving after a change writes a sixteenth of the index). A shard file is JSON lines, each short, so it
+// is read and written in slices that never hold the event loop for long (one JSON document of a
+// sixteenth of 200,000 messages took a third of a second to parse, another to build, under load). Each
+// file is written whole to a temp file, synced and renamed over the old one, so a crash leaves the old
+// shard or the new one; anything unreadable (torn, hand-edited, another version or text scheme) is simply
+// rebuilt from the conversations, which are the truth.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { AsPlainObject } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
+import type { Slicer } from './slices.js';
 import { TEXT_SCHEME } from './text.js';
 
 export const INDEX_DIR = '.recall-index';
@@ -22,25 +25,58 @@ export function shardOf(conversationId: string): number {
   for (let i = 0; i < conversationId.length; i++) h = Math.imul(h ^ conversationId.charCodeAt(i), 0x01000193);
   return (h >>> 0) % SHARDS;
 }
-const VERSION = 1;
+/** 2: JSON lines, read and written in slices (1 was one JSON document, parsed and built in one go). */
+const VERSION = 2;
 
 /** Per conversation: the cheap key it was indexed at, and each indexed document's id and text hash. */
 export type Manifest = Record<string, [key: string, docs: [docId: string, hash: string][]]>;
 
-export interface Persisted {
-  manifest: Manifest;
-  index: AsPlainObject;
+/** What of a MiniSearch the file holds: the fields its own toJSON/loadJS carry (MiniSearch 7.2.0, pinned). */
+interface Internals {
+  _documentCount: number;
+  _nextId: number;
+  _fieldIds: Record<string, number>;
+  _avgFieldLength: number[];
+  _documentIds: Map<number, string>;
+  _idToShortId: Map<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _storedFields: Map<number, unknown>;
+  _index: {
+    set(term: string, data: Map<number, Map<number, number>>): void;
+    [Symbol.iterator](): Iterator<[string, Map<number, Map<number, number>>]>;
+  };
 }
 
-interface FileShape {
+interface Header {
   v: number;
   scheme: string;
-  manifest: Manifest;
-  index: AsPlainObject;
+  documentCount: number;
+  nextId: number;
+  fieldIds: Record<string, number>;
+  averageFieldLength: number[];
 }
 
-/** The stored index, or null when there is none or it cannot be used (then it is rebuilt). */
-export async function readIndex(file: string): Promise<{ data: Persisted | null; problem?: string }> {
+/**
+ * The lines after the header: a conversation's manifest entry, a run of documents (short id, id, field
+ * lengths, stored fields), a run of terms (each with, per field, its documents and frequencies, flat),
+ * and an end line, so a file cut short is never taken for a whole one. None is long: each parses in
+ * well under a slice.
+ */
+type Line =
+  | ['c', id: string, key: string, docs: [string, string][]]
+  | ['d', docs: [number, string, number[], unknown][]]
+  | ['t', terms: [string, [number, number[]][]][]]
+  | ['end', documents: number];
+
+const RUN = 500;
+const POSTINGS_PER_LINE = 5_000;
+
+/** The stored shard, or null when there is none or it cannot be used (then it is rebuilt). */
+export async function readShard<T>(
+  file: string,
+  options: Options<T>,
+  slicer?: Slicer,
+): Promise<{ data: { mini: MiniSearch<T>; manifest: Manifest } | null; problem?: string }> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -48,26 +84,151 @@ export async function readIndex(file: string): Promise<{ data: Persisted | null;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { data: null };
     return { data: null, problem: 'unreadable' };
   }
+  slicer?.restart();
+  let at = 0;
+  const next = (): unknown => {
+    if (at >= text.length) throw new Error('cut short');
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const line = text.slice(at, end);
+    at = end + 1;
+    return JSON.parse(line);
+  };
   try {
-    const parsed = JSON.parse(text) as Partial<FileShape> | null;
-    if (!parsed || parsed.v !== VERSION || parsed.scheme !== TEXT_SCHEME)
+    const header = next() as Partial<Header> | null;
+    if (!header || header.v !== VERSION || header.scheme !== TEXT_SCHEME)
       return { data: null, problem: 'old' };
-    if (typeof parsed.manifest !== 'object' || parsed.manifest === null || typeof parsed.index !== 'object')
-      return { data: null, problem: 'corrupt' };
-    return { data: { manifest: parsed.manifest, index: parsed.index as AsPlainObject } };
+    const mini = MiniSearch.loadJS<T>(
+      {
+        documentCount: header.documentCount!,
+        nextId: header.nextId!,
+        fieldIds: header.fieldIds!,
+        averageFieldLength: header.averageFieldLength!,
+        documentIds: {},
+        fieldLength: {},
+        storedFields: {},
+        dirtCount: 0,
+        index: [],
+        serializationVersion: 2,
+      },
+      options,
+    );
+    const s = mini as unknown as Internals;
+    if (
+      !Number.isInteger(s._documentCount) ||
+      !Number.isInteger(s._nextId) ||
+      !Array.isArray(s._avgFieldLength) ||
+      typeof s._fieldIds !== 'object'
+    )
+      throw new Error('header');
+    const manifest = Object.create(null) as Manifest;
+    for (;;) {
+      if (slicer?.due()) await slicer.pause();
+      const line = next() as Line;
+      if (!Array.isArray(line)) throw new Error('line');
+      if (line[0] === 'c') {
+        manifest[line[1]] = [line[2], line[3]];
+      } else if (line[0] === 'd') {
+        for (const [shortId, id, lengths, stored] of line[1]) {
+          if (!Number.isInteger(shortId) || typeof id !== 'string' || !Array.isArray(lengths))
+            throw new Error('document');
+          s._documentIds.set(shortId, id);
+          s._idToShortId.set(id, shortId);
+          s._fieldLength.set(shortId, lengths);
+          if (stored !== null) s._storedFields.set(shortId, stored);
+        }
+      } else if (line[0] === 't') {
+        for (const [term, fields] of line[1]) {
+          const data = new Map<number, Map<number, number>>();
+          for (const [fieldId, flat] of fields) {
+            const freqs = new Map<number, number>();
+            for (let i = 0; i + 1 < flat.length; i += 2) freqs.set(flat[i]!, flat[i + 1]!);
+            data.set(fieldId, freqs);
+          }
+          s._index.set(term, data);
+        }
+      } else if (line[0] === 'end') {
+        if (line[1] !== s._documentIds.size || s._documentIds.size !== s._documentCount)
+          throw new Error('count');
+        return { data: { mini, manifest } };
+      } else throw new Error('line');
+    }
   } catch {
     return { data: null, problem: 'corrupt' };
   }
 }
 
-export async function writeIndex(file: string, data: Persisted): Promise<void> {
-  const body: FileShape = { v: VERSION, scheme: TEXT_SCHEME, manifest: data.manifest, index: data.index };
-  const text = JSON.stringify(body);
+/**
+ * Writes a shard whole to a temp file, synced, then renamed over the old one. Only live documents go in:
+ * postings of discarded ones (kept in memory until a vacuum) and terms only they held are left out, so
+ * the file never holds a word nobody's conversation holds now. The shard must not change meanwhile.
+ */
+export async function writeShard<T>(
+  file: string,
+  mini: MiniSearch<T>,
+  manifest: Manifest,
+  slicer?: Slicer,
+): Promise<void> {
+  const s = mini as unknown as Internals;
   const tmp = `${file}.${process.pid}.tmp`;
   await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const handle = await fs.open(tmp, 'w', 0o600);
   try {
-    await handle.writeFile(text, 'utf8');
+    let buffer: string[] = [];
+    let size = 0;
+    const flush = async (): Promise<void> => {
+      if (buffer.length === 0) return;
+      const chunk = `${buffer.join('\n')}\n`;
+      buffer = [];
+      size = 0;
+      await handle.write(chunk);
+      slicer?.restart();
+    };
+    const put = async (line: Header | Line): Promise<void> => {
+      const text = JSON.stringify(line);
+      buffer.push(text);
+      size += text.length;
+      if (size >= 1 << 18) await flush();
+      else if (slicer?.due()) await slicer.pause();
+    };
+    await put({
+      v: VERSION,
+      scheme: TEXT_SCHEME,
+      documentCount: s._documentCount,
+      nextId: s._nextId,
+      fieldIds: s._fieldIds,
+      averageFieldLength: s._avgFieldLength,
+    });
+    for (const [id, [key, docs]] of Object.entries(manifest)) await put(['c', id, key, docs]);
+    let docs: [number, string, number[], unknown][] = [];
+    for (const [shortId, id] of s._documentIds) {
+      docs.push([shortId, id, s._fieldLength.get(shortId) ?? [], s._storedFields.get(shortId) ?? null]);
+      if (docs.length >= RUN) {
+        await put(['d', docs]);
+        docs = [];
+      }
+    }
+    if (docs.length > 0) await put(['d', docs]);
+    let terms: [string, [number, number[]][]][] = [];
+    let postings = 0;
+    for (const [term, data] of s._index) {
+      const fields: [number, number[]][] = [];
+      for (const [fieldId, freqs] of data) {
+        const flat: number[] = [];
+        for (const [shortId, tf] of freqs) if (s._documentIds.has(shortId)) flat.push(shortId, tf);
+        if (flat.length > 0) fields.push([fieldId, flat]);
+        postings += flat.length;
+      }
+      if (fields.length > 0) terms.push([term, fields]);
+      if (postings >= POSTINGS_PER_LINE) {
+        await put(['t', terms]);
+        terms = [];
+        postings = 0;
+      }
+    }
+    if (terms.length > 0) await put(['t', terms]);
+    await put(['end', s._documentIds.size]);
+    await flush();
     await handle.datasync();
   } finally {
     await handle.close();

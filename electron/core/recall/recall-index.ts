@@ -9,28 +9,22 @@
 // message (each hit is checked against the store), so a stale or half-updated index can only miss, never
 // reveal something deleted or forgotten.
 import MiniSearch, { type Options } from 'minisearch';
-import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import {
   type Manifest,
   SHARDS,
-  readIndex,
+  readShard,
   removeLeftovers,
   shardFile,
   shardOf,
   textHash,
-  writeIndex,
+  writeShard,
 } from './persist.js';
-import { type Candidate, type Stored, topMatches } from './top.js';
-import { hasPhrases, matchRanges, messageText, parseQuery, snippet, term, tokenize } from './text.js';
+import { type RecallHit, type RecallQuery, type RecallSource, searchShards, searchable } from './search.js';
+import { Slicer } from './slices.js';
+import { messageText, term, tokenize } from './text.js';
 
-export interface RecallSource {
-  init(): Promise<void>;
-  states(): Iterable<ConversationState>;
-  has(id: string): boolean;
-  get(id: string): ConversationState;
-  onChange(listener: (id: string) => void): () => void;
-}
+export { searchable, type RecallHit, type RecallQuery, type RecallSource };
 
 interface Doc {
   id: string;
@@ -39,32 +33,6 @@ interface Doc {
   c: string;
   at: string;
   k: 't' | 'u' | 'a';
-}
-
-export interface RecallHit {
-  conversationId: string;
-  title: string;
-  /** Absent for a match in the title. */
-  messageId?: string;
-  role?: 'user' | 'assistant';
-  at: string;
-  snippet: string;
-  ranges: [number, number][];
-}
-
-export interface RecallQuery {
-  limit?: number;
-  /** ISO times: only messages at or after / before. */
-  after?: string;
-  before?: string;
-  /** The conversation asking (the model's own), never searched. */
-  exclude?: string;
-  /** Title matches too (the sidebar), not only messages. */
-  titles?: boolean;
-  /** The last word also as a prefix (typing in the sidebar). */
-  prefix?: boolean;
-  /** Longest snippet (SNIPPET_CHARS by default). */
-  snippetChars?: number;
 }
 
 const OPTIONS: Options<Doc> = {
@@ -83,10 +51,6 @@ export function conversationKey(s: ConversationState): string {
   return `${m.rev ?? ''}|${s.messages.length}|${s.messages.at(-1)?.id ?? ''}|${s.updatedAt}|${s.title}|${m.memory}|${m.noSearch === true}`;
 }
 
-export function searchable(s: ConversationState): boolean {
-  return s.meta.memory && s.meta.noSearch !== true;
-}
-
 const titleDoc = (c: string): string => `${c}#t`;
 const messageDoc = (c: string, m: string): string => `${c}/${m}`;
 
@@ -95,6 +59,8 @@ export interface RecallIndexOptions {
   batchMs?: number;
   /** How long without changes before an addition is saved (a deletion or redaction is saved at once). */
   saveIdleMs?: number;
+  /** How long a long job (build, load, save) runs before the event loop gets a turn (SLICE_MS). */
+  sliceMs?: number;
   warn?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -110,15 +76,18 @@ export class RecallIndex {
   private batch: NodeJS.Timeout | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
+  /**
+   * Whatever changes the shards or reads them across a pause (following changes, writing a shard) runs
+   * here, one at a time: a build that yields mid-conversation or a save that yields mid-shard never
+   * interleaves with another change.
+   */
+  private exclusive: Promise<unknown> = Promise.resolve();
+  private following = 0;
   /** Shards changed since they were saved. */
   private readonly unsaved = new Set<number>();
   private closed = false;
   private warming = false;
   private readonly unsubscribe: () => void;
-  private readonly byMessage = new WeakMap<
-    ConversationState,
-    { n: number; map: Map<string, MessageRecord> }
-  >();
 
   constructor(
     private readonly source: RecallSource,
@@ -138,9 +107,10 @@ export class RecallIndex {
   private async load(): Promise<void> {
     await this.source.init();
     await removeLeftovers(this.dir);
+    const slicer = new Slicer(this.options.sliceMs);
     const live = new Set<string>();
     for (let i = 0; i < SHARDS; i++) {
-      for (const [id, [key, docs]] of Object.entries(await this.loadShard(i)))
+      for (const [id, [key, docs]] of Object.entries(await this.loadShard(i, slicer)))
         this.docs.set(id, { key, hashes: new Map(docs) });
     }
     for (const state of this.source.states()) {
@@ -148,28 +118,19 @@ export class RecallIndex {
       if (this.docs.get(state.meta.id)?.key !== conversationKey(state)) this.dirty.add(state.meta.id);
     }
     for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
-    await this.follow(true);
+    await this.follow();
   }
 
   /** One shard from its file, or empty (to be rebuilt) when the file is missing or cannot be trusted. */
-  private async loadShard(i: number): Promise<Manifest> {
-    const { data, problem } = await readIndex(shardFile(this.dir, i));
+  private async loadShard(i: number, slicer: Slicer): Promise<Manifest> {
+    const { data, problem } = await readShard(shardFile(this.dir, i), OPTIONS, slicer);
     if (problem) this.options.warn?.('recall index rebuilt', { shard: i, reason: problem });
     if (!data) {
       if (problem) this.unsaved.add(i);
       return {};
     }
-    let mini: MiniSearch<Doc>;
-    try {
-      // The synchronous load: a tenth of the batched one's time (which waits a timer every 1,000
-      // entries); a shard is a sixteenth of the index, and this runs once, a moment after start.
-      mini = MiniSearch.loadJS<Doc>(data.index, OPTIONS);
-    } catch {
-      this.options.warn?.('recall index rebuilt', { shard: i, reason: 'corrupt' });
-      this.unsaved.add(i);
-      return {};
-    }
-    const entries = Object.entries(data.manifest);
+    const { mini, manifest } = data;
+    const entries = Object.entries(manifest);
     const listed = entries.reduce((sum, [, e]) => sum + (Array.isArray(e?.[1]) ? e[1].length : 0), 0);
     const consistent =
       listed === mini.documentCount &&
@@ -188,7 +149,7 @@ export class RecallIndex {
       return {};
     }
     this.shards[i] = mini;
-    return data.manifest;
+    return manifest;
   }
 
   /** Loads the index a little after start, off the path of the window's first requests. */
@@ -209,29 +170,42 @@ export class RecallIndex {
     if (!this.opened || this.batch) return;
     this.batch = setTimeout(() => {
       this.batch = null;
-      void this.follow(false).catch((error: unknown) =>
+      void this.follow().catch((error: unknown) =>
         this.options.warn?.('recall index update failed', { error }),
       );
     }, this.options.batchMs ?? 250);
     this.batch.unref();
   }
 
-  /** Applies every pending change; yields now and then when many are pending (the first build). */
-  private async follow(yielding: boolean): Promise<void> {
-    let removed = false;
-    let done = 0;
-    for (const id of [...this.dirty]) {
-      this.dirty.delete(id);
-      const state = this.source.has(id) ? this.source.get(id) : null;
-      removed = this.reconcile(id, state) || removed;
-      if (yielding && ++done % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    if (removed) this.scheduleSave(0);
-    else if (this.unsaved.size > 0) this.scheduleSave(this.options.saveIdleMs ?? 30_000);
+  /** Runs `job` when nothing else changes the shards, and nothing else until it is done. */
+  private alone<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.exclusive.then(job, job);
+    this.exclusive = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies every pending change, in slices (the first build is 200,000 documents). */
+  private follow(): Promise<void> {
+    this.following++;
+    return this.alone(async () => {
+      try {
+        const slicer = new Slicer(this.options.sliceMs);
+        let removed = false;
+        for (const id of [...this.dirty]) {
+          this.dirty.delete(id);
+          const state = this.source.has(id) ? this.source.get(id) : null;
+          removed = (await this.reconcile(id, state, slicer)) || removed;
+        }
+        if (removed) this.scheduleSave(0);
+        else if (this.unsaved.size > 0) this.scheduleSave(this.options.saveIdleMs ?? 30_000);
+      } finally {
+        this.following--;
+      }
+    });
   }
 
   /** Brings one conversation's documents in line with its state. True when anything was taken out. */
-  private reconcile(id: string, state: ConversationState | null): boolean {
+  private async reconcile(id: string, state: ConversationState | null, slicer: Slicer): Promise<boolean> {
     const known = this.docs.get(id);
     const shard = shardOf(id);
     const mini = this.shards[shard]!;
@@ -249,6 +223,7 @@ export class RecallIndex {
       }
     }
     let removed = false;
+    let inPlace = false;
     const hashes = new Map<string, string>();
     for (const [docId, hash] of known?.hashes ?? []) {
       const next = wanted.get(docId);
@@ -257,6 +232,7 @@ export class RecallIndex {
         wanted.delete(docId);
         continue;
       }
+      if (next) inPlace = true;
       if (mini.has(docId)) mini.discard(docId);
       removed = true;
     }
@@ -264,8 +240,12 @@ export class RecallIndex {
       if (mini.has(docId)) mini.discard(docId);
       mini.add(doc);
       hashes.set(docId, hash);
+      if (slicer.due()) await slicer.pause();
     }
-    const key = state ? conversationKey(state) : undefined;
+    // Text changed in place (a redaction) may not change the cheap key, nor reach the file (a forget
+    // whose file part failed): such a conversation is saved under a key no state has, so the next start
+    // diffs it again against what its file holds then.
+    const key = state ? conversationKey(state) + (inPlace ? '|in-place' : '') : undefined;
     if (key !== undefined) this.docs.set(id, { key, hashes });
     else this.docs.delete(id);
     if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);
@@ -291,27 +271,34 @@ export class RecallIndex {
     await this.open();
     if (this.batch) clearTimeout(this.batch);
     this.batch = null;
-    await this.follow(false);
+    // Nothing pending and nothing under way: a search need not wait for a save writing its shards.
+    if (this.dirty.size === 0 && this.following === 0) return;
+    await this.follow();
   }
 
-  /** Settles, cleans discarded documents out of the index and writes it, so the file holds nothing else. */
+  /** Settles and writes every changed shard (only what the conversations hold now goes in the files). */
   async save(): Promise<void> {
     const run = async (): Promise<void> => {
       if (!this.opened) return;
       await this.settled();
       for (const i of [...this.unsaved].sort((a, b) => a - b)) {
-        const mini = this.shards[i]!;
-        if (mini.dirtCount > 0) await mini.vacuum({ batchSize: 5_000, batchWait: 0 });
-        const manifest: Manifest = {};
-        for (const [id, { key, hashes }] of this.docs)
-          if (shardOf(id) === i) manifest[id] = [key, [...hashes]];
-        this.unsaved.delete(i);
-        try {
-          await writeIndex(shardFile(this.dir, i), { manifest, index: mini.toJSON() });
-        } catch (error) {
-          this.unsaved.add(i);
-          throw error;
-        }
+        await this.alone(async () => {
+          const manifest: Manifest = {};
+          for (const [id, { key, hashes }] of this.docs)
+            if (shardOf(id) === i) manifest[id] = [key, [...hashes]];
+          this.unsaved.delete(i);
+          try {
+            await writeShard(
+              shardFile(this.dir, i),
+              this.shards[i]!,
+              manifest,
+              new Slicer(this.options.sliceMs),
+            );
+          } catch (error) {
+            this.unsaved.add(i);
+            throw error;
+          }
+        });
       }
     };
     this.saving = this.saving.then(run, run);
@@ -320,67 +307,7 @@ export class RecallIndex {
 
   async search(query: string, options: RecallQuery = {}): Promise<{ hits: RecallHit[]; more: boolean }> {
     await this.settled();
-    const { terms, phrases } = parseQuery(query);
-    const limit = options.limit ?? 10;
-    if (terms.length === 0) return { hits: [], more: false };
-    const accept = (r: Stored): boolean =>
-      r.c !== options.exclude &&
-      (options.titles === true || r.k !== 't') &&
-      (options.after === undefined || r.at >= options.after) &&
-      (options.before === undefined || r.at < options.before);
-    const prefix = (t: string, i: number, all: readonly string[]): boolean =>
-      options.prefix === true && i === all.length - 1 && t.length >= 2;
-    const q = terms.join(' ');
-    // A few more candidates than asked for: a candidate the live conversation no longer holds (a stale
-    // index) is skipped; when too many were, look further.
-    for (let n = limit * 2 + 16; ; n *= 4) {
-      let found = topMatches(this.shards, q, { combineWith: 'AND', prefix, accept, n });
-      if (found.total === 0 && terms.length > 1 && phrases.length === 0)
-        found = topMatches(this.shards, q, { combineWith: 'OR', prefix, accept, n });
-      const hits: RecallHit[] = [];
-      let i = 0;
-      for (; i < found.top.length && hits.length < limit; i++) {
-        const hit = this.verify(found.top[i]!, terms, phrases, options);
-        if (hit) hits.push(hit);
-      }
-      if (hits.length >= limit || found.total <= n) return { hits, more: i < found.total };
-    }
-  }
-
-  /** The hit as the live conversation holds it now, or null when it no longer does. */
-  private verify(r: Candidate, terms: string[], phrases: string[][], options: RecallQuery): RecallHit | null {
-    const c = r.c;
-    if (!this.source.has(c)) return null;
-    const state = this.source.get(c);
-    if (!searchable(state)) return null;
-    const id = String(r.id);
-    let text: string | null;
-    let message: MessageRecord | undefined;
-    if (r.k === 't') text = state.title || null;
-    else {
-      message = this.messages(state).get(id.slice(c.length + 1));
-      text = message ? messageText(message) : null;
-    }
-    if (!text || !hasPhrases(text, phrases)) return null;
-    const ranges = matchRanges(text, terms, options.prefix === true);
-    if (ranges.length === 0) return null;
-    const snip = snippet(text, ranges, options.snippetChars);
-    return {
-      conversationId: c,
-      title: state.title,
-      ...(message ? { messageId: message.id, role: message.role } : {}),
-      at: message?.at ?? state.meta.createdAt,
-      snippet: snip.text,
-      ranges: snip.ranges,
-    };
-  }
-
-  private messages(state: ConversationState): Map<string, MessageRecord> {
-    const known = this.byMessage.get(state);
-    if (known && known.n === state.messages.length) return known.map;
-    const map = new Map(state.messages.map((m) => [m.id, m]));
-    this.byMessage.set(state, { n: state.messages.length, map });
-    return map;
+    return searchShards(this.shards, this.source, query, options);
   }
 
   /** Documents in the index now (tests and the benchmark). */
