@@ -95,6 +95,11 @@ export interface RecallIndexOptions {
   batchMs?: number;
   /** How long without changes before an addition is saved (a deletion or redaction is saved at once). */
   saveIdleMs?: number;
+  /**
+   * Where `warm` puts the load: the backend's idle queue (spaces/idle-warm.ts), so it never runs while a
+   * space opens. Without it, a timer of `warm`'s delay.
+   */
+  idle?: (load: () => Promise<unknown>) => void;
   warn?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -195,12 +200,12 @@ export class RecallIndex {
   warm(delayMs = 2_000): void {
     if (this.opened || this.warming) return;
     this.warming = true;
-    setTimeout(
-      () =>
-        !this.closed &&
-        void this.open().catch((error: unknown) => this.options.warn?.('recall index not loaded', { error })),
-      delayMs,
-    ).unref();
+    const load = async (): Promise<void> => {
+      if (this.closed) return;
+      await this.open().catch((error: unknown) => this.options.warn?.('recall index not loaded', { error }));
+    };
+    if (this.options.idle) this.options.idle(load);
+    else setTimeout(() => void load(), delayMs).unref();
   }
 
   private touch(id: string): void {

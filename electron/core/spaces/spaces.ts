@@ -92,6 +92,11 @@ export class Spaces {
     return this.registry.configure(id, patch);
   }
 
+  /** Runs `job` once no space has opened and no call has come for a while (idle-warm.ts). */
+  whenIdle(job: () => Promise<unknown>): void {
+    this.warmer.add(job);
+  }
+
   /** A space's context and handlers, opened on first use. */
   open(id: string): Promise<OpenSpace> {
     if (id === PERSONAL_ID) return Promise.resolve(this.root);
