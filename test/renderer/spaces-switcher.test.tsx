@@ -281,3 +281,20 @@ describe('deleting a space', () => {
     await screen.findByRole('button', { name: 'Space: Personal' });
   });
 });
+
+describe('settings in a space', () => {
+  it('say which spaces the write mode and the memory loaded at the start apply to', async () => {
+    const work = spaces.seed('Work');
+    await start();
+    act(() => useUi.setState({ settingsOpen: true }));
+    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    await waitFor(() =>
+      expect(dialog.textContent).toContain('apply to Personal and to every space without its own setting'),
+    );
+    act(() => useUi.setState({ settingsOpen: false }));
+    await act(() => switchSpace(work.id));
+    act(() => useUi.setState({ settingsOpen: true }));
+    const again = await screen.findByRole('dialog', { name: 'Settings' });
+    await waitFor(() => expect(again.textContent).toContain('apply to the space “Work” only'));
+  });
+});
