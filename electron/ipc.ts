@@ -26,6 +26,8 @@ export interface BindIpcOptions {
 export interface IpcBinding {
   /** Call right after creating a window, so that events emitted while its page loads are queued for it. */
   addWindow(contents: WebContents): void;
+  /** The window's current space, as its last call named it (the menu's "Open Memory Folder"). */
+  spaceOf(contents: WebContents): string;
   dispose(): void;
   readonly server: IpcServer;
 }
@@ -34,6 +36,7 @@ export function bindIpc(options: BindIpcOptions): IpcBinding {
   const server = createIpcServer({ ...options, ipcMain: options.ipcMain as unknown as IpcMainLike });
   return {
     addWindow: (contents) => server.addWindow(contents as unknown as WebContentsLike),
+    spaceOf: (contents) => server.spaceOf(contents as unknown as WebContentsLike),
     dispose: () => server.dispose(),
     server,
   };

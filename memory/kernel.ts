@@ -5,7 +5,7 @@
 // quota, journal, apply, emit, prune; the deferred checkpoint (checkpoint.ts) follows.
 import { renameSync } from 'node:fs';
 import * as path from 'node:path';
-import { catchUp } from './catch-up.js';
+import { catchUp, rehashUnknown } from './catch-up.js';
 import { Checkpoints } from './checkpoint.js';
 import { MemoryError, toMemoryError } from './errors.js';
 import { crashPoint, ensureFolders, renameTemp, unlinkQuietly, writeTemp } from './fs-safe.js';
@@ -76,6 +76,9 @@ export class Kernel {
   private readonly listeners = new Set<(e: ChangeEvent) => void>();
   private rootReal = '';
   closed = false;
+  /** A first open left the files' hashes for later (MemoryOptions.idle): hashPending computes them. */
+  unhashed = false;
+  private hashing: Promise<void> | null = null;
 
   constructor(options: KernelOptions) {
     this.root = path.join(path.resolve(options.dataDir), 'memories');
@@ -107,9 +110,20 @@ export class Kernel {
     return toHost(this.root, this.tree.diskSegments(segments));
   }
 
+  /** Computes the hashes a first open left for later (journal records need the content's hash). */
+  hashPending(): Promise<void> {
+    if (!this.unhashed) return Promise.resolve();
+    this.hashing ??= rehashUnknown(this).then(() => {
+      this.unhashed = false;
+      this.hashing = null;
+    });
+    return this.hashing;
+  }
+
   /** The one transaction path. */
   transact<T>(plan: Plan<T>, options: { locked?: boolean } = {}): Promise<T> {
     const body = async (): Promise<T> => {
+      await this.hashPending();
       const change = await plan.prepare(this);
       const mode = plan.journal ?? 'append';
       // A journaled change is redone whatever the limits say now: it was accepted when it was made.

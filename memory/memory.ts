@@ -98,10 +98,15 @@ class MemoryStore implements Memory {
       const state = await loadState(k.journalDir);
       for (const [p, s] of Object.entries(state.files)) if (s.r) k.lastRead.set(p, s.r);
       await k.trash.open();
-      await recoverAtStartup(k, state);
+      await recoverAtStartup(k, state, this.options.idle !== undefined);
       await k.checkpoint();
-      await saveState(k);
+      // Left for later with the hashes: saving the state would compute them now.
+      if (!k.unhashed) await saveState(k);
     });
+    if (k.unhashed)
+      this.options.idle?.(async () => {
+        if (!this.closed && k.unhashed) await k.lock.run(() => saveState(k));
+      });
     await k.trash.empty();
     if (this.options.watch !== false) {
       this.watcher = new Watcher(k, this.options.watchDebounceMs ?? 150);

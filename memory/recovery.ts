@@ -66,10 +66,18 @@ async function redoSteps(k: Kernel, records: readonly JournalRecord[]): Promise<
   return steps;
 }
 
-export async function recoverAtStartup(k: Kernel, state: SavedState): Promise<void> {
+/**
+ * `deferHash`: a folder never opened before (no saved state, nothing journaled), whose files are then all
+ * "there before Mnemo" and journaled as nothing: their hashes are left for later (k.hashPending).
+ */
+export async function recoverAtStartup(k: Kernel, state: SavedState, deferHash = false): Promise<void> {
   for (const f of k.tree.files()) {
     const s = state.files[joinModel(f.segments)];
     if (s?.h && s.s === f.node.size && s.m === f.node.mtimeMs) f.node.hash = s.h;
+  }
+  if (deferHash && !state.existed && k.wal.entries.length === 0) {
+    k.unhashed = true;
+    return;
   }
   // What changed after the last checkpoint is hashed from the disk, never taken from the saved state:
   // a note torn by a power cut can keep its size and time.

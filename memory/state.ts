@@ -35,6 +35,8 @@ export async function loadState(journalDir: string): Promise<SavedState> {
 
 /** Write the state (temp + rename). Last-read times merge with what another process saved (max wins). */
 export async function saveState(store: Kernel): Promise<void> {
+  // A saved entry without its hash would read as an outside edit at the next start.
+  await store.hashPending();
   const previous = await loadState(store.journalDir);
   const files: Record<string, SavedFile> = {};
   for (const f of store.tree.files()) {

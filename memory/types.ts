@@ -116,6 +116,13 @@ export interface MemoryOptions {
   watch?: boolean;
   /** Debounce for watcher events, ms. Default 150. */
   watchDebounceMs?: number;
+  /**
+   * Where the first open of a folder never opened before (no saved state, an empty journal) puts the
+   * hashing of its files: a queue that runs it when the app is idle (the spaces' IdleWarmer). Nothing
+   * needs the hashes before a change, which computes them first if the queue has not run yet. Without
+   * it, the open hashes every file itself.
+   */
+  idle?: (job: () => Promise<unknown>) => void;
 }
 
 /** A tool result ready for `{type:'tool_result', content, is_error}`. Never contains a host path. */

@@ -91,6 +91,11 @@ export interface CoreContext {
   space?: SpaceScope;
   /** Every space of the backend (set by createCore): the spaces.* channels and transfers between spaces. */
   spaces?: SpacesLink;
+  /**
+   * Queues background work (an index load) until no space has been opening for a while (spaces/
+   * idle-warm.ts; set by createCore, shared by every space). Absent: the caller picks its own delay.
+   */
+  idle?: (job: () => Promise<unknown>) => void;
   /** Every space's sync (set by createCore; absent in contexts built without it). */
   sync?: SyncLink;
   events: EventBus;

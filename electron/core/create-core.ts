@@ -111,6 +111,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const spaces = new Spaces(registry, { id: PERSONAL_ID, ctx, handlers, bus }, globalSettings);
   // Before any space is opened: each copies the link from this context.
   ctx.spaces = spaces;
+  // Every space's recall index loads through the same queue as the search indexes: never during a switch.
+  ctx.idle = (job) => spaces.whenIdle(job);
   const sync = new SyncService(
     { ctx, spaces },
     { ...(options.keyCipher ? { cipher: options.keyCipher } : {}) },

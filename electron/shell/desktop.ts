@@ -4,7 +4,7 @@
 // own message, not Electron's generic error box over a process left with no window.
 import type * as ElectronApi from 'electron';
 import type { WebContents } from 'electron';
-import path from 'node:path';
+import { PERSONAL_SPACE_ID } from '../../shared/channels/spaces.js';
 import ElectronStore from 'electron-store';
 import { createCore, type Core } from '../core/create-core.js';
 import { CONFIG_FILE_OPTIONS, CONFIG_NAME } from '../core/settings-store.js';
@@ -14,6 +14,7 @@ import { appAssetHandler } from './app-protocol.js';
 import { contextMenuTemplate, toElectronItems } from './context-menu.js';
 import { createElectronHost } from './host-electron.js';
 import { menuTemplate, toElectronMenu } from './menu.js';
+import { openMenuFolder } from './menu-folder.js';
 import { hardenContents, isTrustedSenderUrl } from './navigation.js';
 import { handlePermissionCheck, handlePermissionRequest } from './permissions.js';
 import { safeStorageCipher } from './safe-storage-cipher.js';
@@ -88,8 +89,14 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
   });
   const menu = toElectronMenu(menuTemplate(process.platform), {
     command: (command) => core.bus.emit('app.command', { command }),
-    action: (action) =>
-      void shell.openPath(action === 'open-memory-folder' ? path.join(dataDir, 'memories') : dataDir),
+    // The window the menu was used in (the focused one), in its own space.
+    action: (action) => {
+      const target = BrowserWindow.getFocusedWindow() ?? window;
+      const space = target && !target.isDestroyed() ? ipc.spaceOf(target.webContents) : undefined;
+      openMenuFolder(action, space ?? PERSONAL_SPACE_ID, core.spaces).catch((error: unknown) =>
+        core.log.warn('folder not opened', { error }),
+      );
+    },
   });
   Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
 

@@ -51,9 +51,14 @@ export const spaceListed = spaceInfo.extend({
 });
 export type SpaceListed = z.infer<typeof spaceListed>;
 
+/** How long a deleted space stays in the trash ("Recently deleted"), restorable, before it is erased. */
+export const TRASH_KEEP_DAYS = 30;
+
 export const trashedSpace = spaceInfo.extend({
   /** ISO time of the deletion; `spaces.restore` with the id brings it back until the trash is emptied. */
   deletedAt: z.string(),
+  /** ISO time from which it may be erased (deletedAt + TRASH_KEEP_DAYS; the app looks now and then). */
+  keptUntil: z.string(),
 });
 export type TrashedSpaceInfo = z.infer<typeof trashedSpace>;
 
@@ -85,10 +90,11 @@ export const spacesInvoke = {
     res: one,
   },
   /**
-   * To the trash (restorable with `spaces.restore` for 30 days). Refused (`unavailable`) while a reply is
+   * To the trash (restorable with `spaces.restore` for TRASH_KEEP_DAYS). Refused (`unavailable`) while a reply is
    * being written there; Personal cannot be deleted (`invalid_request`).
    */
   'spaces.delete': { req: z.object({ id: spaceId }), res: z.object({ trashed: trashedSpace }) },
+  /** The spaces in the trash, newest deletion first ("Recently deleted"). */
   'spaces.trashed': { req: z.object({}), res: z.object({ spaces: z.array(trashedSpace) }) },
   /** Back from the trash (a name taken meanwhile is a `conflict`). */
   'spaces.restore': { req: z.object({ id: spaceId }), res: one },

@@ -192,4 +192,35 @@ describe('spaces in the window', () => {
     expect(body).toContain('Standup at 9:30');
     expect(pageErrors).toEqual([]);
   });
+
+  it('restores a deleted space from "Recently deleted" after a reload, when the Undo toast is long gone', async () => {
+    const { page, pageErrors } = await e2e.open();
+    const shell = new ShellPage(page);
+    const panel = new MemoryPanelPage(page);
+    const spaces = new SpacesPage(page);
+    await shell.ready();
+    await spaces.switchTo('Work');
+    const workDir = spaceFolder('Work')!;
+    const dialog = await spaces.startDelete('Work');
+    expect(await dialog.innerText()).toContain('“Recently deleted” in this list for 30 days');
+    await dialog.getByRole('textbox', { name: 'Type Work to confirm' }).fill('Work');
+    await dialog.getByRole('button', { name: 'Delete space', exact: true }).click();
+    await spaces.switcher('Personal').waitFor();
+    await expect.poll(() => existsSync(workDir), poll).toBe(false);
+
+    await page.reload();
+    await shell.ready();
+    const trash = await spaces.openRecentlyDeleted();
+    await expectNoSeriousViolations(page, 'recently deleted');
+    await screenshot(page, 'spaces-recently-deleted');
+    expect(await spaces.option('Work').count()).toBe(0);
+    expect(await trash.innerText()).toMatch(/Work[\s\S]*kept until/);
+    await trash.getByRole('button', { name: 'Restore Work', exact: true }).click();
+    await panel.toast('Restored space “Work”.').waitFor();
+    await expect.poll(() => existsSync(path.join(workDir, 'memories', 'work.md')), poll).toBe(true);
+    await spaces.option('Work').waitFor();
+    await spaces.switchTo('Work');
+    await panel.file('/memories/work.md').waitFor();
+    expect(pageErrors).toEqual([]);
+  });
 });

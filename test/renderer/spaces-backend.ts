@@ -100,7 +100,7 @@ export function addSpaces(backend: Pick<ChatBackend, 'impl' | 'emit'>): SpacesMo
     if (req.id === 'personal') throw new ContractError('invalid_request', 'Personal cannot be deleted.');
     const space = find(req.id);
     model.spaces = model.spaces.filter((s) => s.id !== req.id);
-    const trashed = { ...info(space), deletedAt: created };
+    const trashed = { ...info(space), deletedAt: created, keptUntil: '2026-03-31T12:00:00.000Z' };
     model.trash.push(trashed);
     deleted.set(space.id, space);
     changed();

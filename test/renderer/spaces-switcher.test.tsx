@@ -1,8 +1,11 @@
 // The space switcher (issue 15, "The window"): the button "Space: NAME" in the space's colour, its
 // shortcut, the list with counts and its keyboard, create / rename / recolour, and delete with the typed
-// name, Export first and Undo (restore). Against the scripted backend with the spaces channels.
+// name, Export first and Undo (restore), and "Recently deleted" (restore once the Undo toast has gone).
+// Against the scripted backend with the spaces channels.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { useToasts } from '../../renderer/store/toast';
+import { useUi } from '../../renderer/store/ui';
 import { switchSpace } from '../../renderer/features/spaces/use-spaces';
 import { resetSpaces } from './spaces-backend';
 import { type ChatBackend } from './chat-backend';
@@ -197,6 +200,40 @@ describe('deleting a space', () => {
     );
   });
 
+  it('restores from "Recently deleted" once the toast is gone; the dialog says how long it is kept', async () => {
+    const work = spaces.seed('Work', '#16a34a', { conversations: 2, memoryFiles: 4 });
+    spaces.seed('Home');
+    await start();
+    await openList();
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
+    // Nothing in the trash: no section.
+    expect(screen.queryByRole('button', { name: /Recently deleted/ })).toBeNull();
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Work' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete space “Work”?' });
+    expect(dialog.textContent).toContain('restore it from “Recently deleted” in this list for 30 days');
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: 'Work' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete space' }));
+    await screen.findByText('Deleted space “Work”.');
+    act(() => useToasts.setState({ toasts: [] })); // the Undo toast has expired
+
+    const list = await openList();
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(2));
+    const toggle = await screen.findByRole('button', { name: 'Recently deleted (1)' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    const trash = screen.getByRole('list', { name: 'Recently deleted' });
+    expect(trash.textContent).toContain('Work');
+    expect(trash.textContent).toMatch(/Deleted .+ · kept until .+/);
+    fireEvent.click(within(trash).getByRole('button', { name: 'Restore Work' }));
+    await waitFor(() => expect(backend.callsTo('spaces.restore')).toEqual([{ id: work.id }]));
+    await screen.findByText('Restored space “Work”.');
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(3));
+    expect(screen.queryByRole('button', { name: /Recently deleted/ })).toBeNull();
+    // The window stayed where it was.
+    expect(switcher('Personal')).toBeTruthy();
+  });
+
   it('goes back to Personal when the current space is deleted; Escape cancels without deleting', async () => {
     const work = spaces.seed('Work');
     await start();
@@ -217,5 +254,22 @@ describe('deleting a space', () => {
     fireEvent.change(within(again).getByRole('textbox'), { target: { value: 'Work' } });
     fireEvent.click(within(again).getByRole('button', { name: 'Delete space' }));
     await screen.findByRole('button', { name: 'Space: Personal' });
+  });
+});
+
+describe('settings in a space', () => {
+  it('say which spaces the write mode and the memory loaded at the start apply to', async () => {
+    const work = spaces.seed('Work');
+    await start();
+    act(() => useUi.setState({ settingsOpen: true }));
+    const dialog = await screen.findByRole('dialog', { name: 'Settings' });
+    await waitFor(() =>
+      expect(dialog.textContent).toContain('apply to Personal and to every space without its own setting'),
+    );
+    act(() => useUi.setState({ settingsOpen: false }));
+    await act(() => switchSpace(work.id));
+    act(() => useUi.setState({ settingsOpen: true }));
+    const again = await screen.findByRole('dialog', { name: 'Settings' });
+    await waitFor(() => expect(again.textContent).toContain('apply to the space “Work” only'));
   });
 });

@@ -75,6 +75,7 @@ export class Agent {
     const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
     this.store = new ConversationStore(dir);
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
+      ...(ctx.idle ? { idle: ctx.idle } : {}),
       warn: (message, fields) => ctx.log.warn(message, fields),
     });
     this.recallTools = new RecallTools(this.recall, this.store);

@@ -19,7 +19,7 @@ function info(space: SpaceInfo): SpaceInfo {
 }
 
 function trashed(space: TrashedSpaceInfo): TrashedSpaceInfo {
-  return { ...info(space), deletedAt: space.deletedAt };
+  return { ...info(space), deletedAt: space.deletedAt, keptUntil: space.keptUntil };
 }
 
 export function createSpacesHandlers(ctx: CoreContext): Domain {

@@ -61,6 +61,11 @@ export interface RecallIndexOptions {
   saveIdleMs?: number;
   /** How long a long job (build, load, save) runs before the event loop gets a turn (SLICE_MS). */
   sliceMs?: number;
+  /**
+   * Where `warm` puts the load: the backend's idle queue (spaces/idle-warm.ts), so it never runs while a
+   * space opens. Without it, a timer of `warm`'s delay.
+   */
+  idle?: (load: () => Promise<unknown>) => void;
   warn?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -156,12 +161,12 @@ export class RecallIndex {
   warm(delayMs = 2_000): void {
     if (this.opened || this.warming) return;
     this.warming = true;
-    setTimeout(
-      () =>
-        !this.closed &&
-        void this.open().catch((error: unknown) => this.options.warn?.('recall index not loaded', { error })),
-      delayMs,
-    ).unref();
+    const load = async (): Promise<void> => {
+      if (this.closed) return;
+      await this.open().catch((error: unknown) => this.options.warn?.('recall index not loaded', { error }));
+    };
+    if (this.options.idle) this.options.idle(load);
+    else setTimeout(() => void load(), delayMs).unref();
   }
 
   private touch(id: string): void {

@@ -46,7 +46,12 @@ export async function openSpace(
   const runs = new RunRegistry(bus);
   let name = space.name;
   const settings = spaceSettingsStore(globalSettings, () => registry.getSync(id)?.settings ?? {});
-  const memory = await createMemory({ dataDir: dir, limits: memoryLimitsOf(settings.get()) });
+  // A folder never opened before (restored, copied in) hashes its files once the app is idle, not now.
+  const memory = await createMemory({
+    dataDir: dir,
+    limits: memoryLimitsOf(settings.get()),
+    idle: (job) => void warmer.add(job),
+  });
   const search = createMemorySearch(memory);
   // Not at once: building the index reads every file, and a switch to the space shows its lists first.
   // The first search builds it anyway, from the files as they are then.

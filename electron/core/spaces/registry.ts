@@ -37,7 +37,9 @@ import {
   type Space,
   type SpaceSettings,
 } from './model.js';
-import { emptyTrash, listTrash, TRASH_FOLDER, type TrashedSpace } from './trash.js';
+import { emptyTrash, keptUntil, listTrash, TRASH_FOLDER, TRASH_KEEP_MS, type TrashedSpace } from './trash.js';
+
+export { TRASH_KEEP_MS };
 
 export class SpaceRegistry {
   readonly spacesDir: string;
@@ -168,7 +170,7 @@ export class SpaceRegistry {
       const deletedAt = Date.now();
       await moveFolder(path.join(this.spacesDir, id), path.join(trash, `${deletedAt}-${id}`));
       spaceCrashPoint('space-delete-after-rename');
-      return { ...space, deletedAt: new Date(deletedAt).toISOString() };
+      return { ...space, deletedAt: new Date(deletedAt).toISOString(), keptUntil: keptUntil(deletedAt) };
     });
   }
 
@@ -186,6 +188,7 @@ export class SpaceRegistry {
       if (await this.get(id)) throw new ContractError('conflict', 'That space exists already.');
       this.unique(await this.list(), entry.name);
       await moveFolder(entry.folder, path.join(this.spacesDir, id));
+      spaceCrashPoint('space-restore-after-rename');
       return await this.require(id);
     });
   }
@@ -272,8 +275,6 @@ export class SpaceRegistry {
   }
 }
 
-/** How long a deleted space stays restorable. */
-export const TRASH_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 const LOCK_FOLDER = '.registry';
 
 function json(space: Space): string {

@@ -16,6 +16,12 @@ import type { TrashedSpace } from './trash.js';
 
 /** How long after start the trash is looked at. */
 const TRASH_DELAY_MS = 60_000;
+/**
+ * How long a space's counts are answered from memory. A change made here (any space's memory.changed or
+ * conversations.changed) drops its entry at once; only another process (a CLI run) can leave a count
+ * older than this.
+ */
+export const COUNTS_FRESH_MS = 30_000;
 
 export type SpaceEventListener = <E extends EventName>(
   spaceId: string,
@@ -30,6 +36,7 @@ export class Spaces {
   private trashTimer: NodeJS.Timeout | undefined;
   private emptying: Promise<unknown> = Promise.resolve();
   private readonly warmer = new IdleWarmer(SEARCH_WARM_DELAY_MS);
+  private readonly counts = new Map<string, { at: number; counts: Promise<SpaceCounts> }>();
 
   constructor(
     readonly registry: SpaceRegistry,
@@ -50,9 +57,18 @@ export class Spaces {
   /** The list with counts of conversations and memory files (folder listings: only when asked). */
   async listWithCounts(): Promise<(Space & SpaceCounts)[]> {
     const spaces = await this.registry.list();
-    return Promise.all(
-      spaces.map(async (s) => ({ ...s, ...(await countSpace(this.registry.dataDir, s.id)) })),
-    );
+    return Promise.all(spaces.map(async (s) => ({ ...s, ...(await this.countsOf(s.id)) })));
+  }
+
+  /** Counted again only after a change here or COUNTS_FRESH_MS (the switcher asks each time it opens). */
+  private countsOf(id: string): Promise<SpaceCounts> {
+    const now = performance.now();
+    const cached = this.counts.get(id);
+    if (cached && now - cached.at < COUNTS_FRESH_MS) return cached.counts;
+    const counts = countSpace(this.registry.dataDir, id);
+    this.counts.set(id, { at: now, counts });
+    counts.catch(() => this.counts.delete(id));
+    return counts;
   }
 
   find(name: string): Promise<Space | undefined> {
@@ -90,6 +106,11 @@ export class Spaces {
 
   configure(id: string, patch: { [K in keyof SpaceSettings]?: SpaceSettings[K] | null }): Promise<Space> {
     return this.registry.configure(id, patch);
+  }
+
+  /** Runs `job` once no space has opened and no call has come for a while (idle-warm.ts). */
+  whenIdle(job: () => Promise<unknown>): void {
+    this.warmer.add(job);
   }
 
   /** A space's context and handlers, opened on first use. */
@@ -191,6 +212,7 @@ export class Spaces {
   }
 
   restore(id: string): Promise<Space> {
+    this.counts.delete(id);
     return this.registry.restore(id);
   }
 
@@ -223,6 +245,7 @@ export class Spaces {
     space.bus.subscribe((name, payload) => {
       // Memory limits are global: a change made through any space applies to every open memory.
       if (name === 'settings.changed') this.applyLimits();
+      if (name === 'memory.changed' || name === 'conversations.changed') this.counts.delete(space.id);
       for (const listener of this.listeners) listener(space.id, name, payload);
     });
   }

@@ -3,18 +3,27 @@
 // next emptying finishes it.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { TRASH_KEEP_DAYS } from '../../../shared/channels/spaces.js';
 import { spaceCrashPoint } from './durable.js';
 import { SPACE_FILE, spaceFileSchema, toSpace, type Space } from './model.js';
 
 export const TRASH_FOLDER = '.trash';
+/** How long a deleted space stays restorable (the window says how long: shared/channels/spaces.ts). */
+export const TRASH_KEEP_MS = TRASH_KEEP_DAYS * 24 * 60 * 60 * 1000;
 const GONE = '.gone-';
 const ENTRY = /^(\d{1,16})-([a-z0-9]{4,32})$/;
 
 export interface TrashedSpace extends Space {
   /** ISO time of the deletion. */
   deletedAt: string;
+  /** ISO time from which the trash may erase it. */
+  keptUntil: string;
   /** Absolute; never shown to a user or the model. */
   folder?: string;
+}
+
+export function keptUntil(deletedAtMs: number): string {
+  return new Date(deletedAtMs + TRASH_KEEP_MS).toISOString();
 }
 
 /** Newest deletion first. */
@@ -30,7 +39,13 @@ export async function listTrash(trashDir: string): Promise<(TrashedSpace & { fol
         JSON.parse(await fsp.readFile(path.join(folder, SPACE_FILE), 'utf8')),
       );
       if (!parsed.success || parsed.data.id !== match[2]) continue;
-      out.push({ ...toSpace(parsed.data), deletedAt: new Date(Number(match[1])).toISOString(), folder });
+      const deletedAt = Number(match[1]);
+      out.push({
+        ...toSpace(parsed.data),
+        deletedAt: new Date(deletedAt).toISOString(),
+        keptUntil: keptUntil(deletedAt),
+        folder,
+      });
     } catch {
       continue;
     }

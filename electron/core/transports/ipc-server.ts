@@ -6,6 +6,7 @@
 // channels with a clear error instead of Electron's "No handler registered"), the sender check cannot be
 // forgotten on a channel, and adding a contract channel needs no IPC registration.
 import { IPC_EVENT, IPC_INVOKE } from '../../../shared/channel-names.js';
+import { PERSONAL_SPACE_ID, spaceId } from '../../../shared/channels/spaces.js';
 import type { Handlers } from '../../../shared/contract.js';
 import { MAX_MESSAGE_BYTES, utf8Length, type Outcome } from '../../../shared/wire.js';
 import type { RpcLogger as Logger } from '../rpc/logger.js';
@@ -50,6 +51,12 @@ export interface IpcServer {
   readonly rpc: RpcServer;
   /** Starts queueing events for a window before its page has loaded (so nothing emitted meanwhile is lost). */
   addWindow(contents: WebContentsLike): void;
+  /**
+   * The space the window is in, as its last call named it (the space belongs to the window, and the
+   * renderer names it on every call): what the app menu's "Open Memory Folder" opens. Personal until the
+   * window has called.
+   */
+  spaceOf(contents: WebContentsLike): string;
   dispose(): void;
 }
 
@@ -67,6 +74,7 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
   const { log } = options;
   const rpc = new RpcServer({ handlers: options.handlers, bus: options.bus, spaces: options.spaces, log });
   const sessions = new Map<number, RpcSession<IpcSender>>();
+  const spaces = new Map<number, string>();
 
   // Only the top frame of the app's own page: not a subframe (even one on the app's origin), not a page
   // the window was navigated to.
@@ -102,6 +110,7 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
     contents.on('destroyed', () => {
       current.close();
       sessions.delete(contents.id);
+      spaces.delete(contents.id);
     });
     return current;
   };
@@ -142,12 +151,17 @@ export function createIpcServer(options: IpcServerOptions): IpcServer {
     if (event.sender.isDestroyed()) {
       return { ok: false, error: { code: 'unavailable', message: 'The window is closing.' } };
     }
-    return sessionFor(event.sender).invoke(sender, channel, payload, space);
+    const session = sessionFor(event.sender);
+    // Only a well-formed id (no space: Personal); whether it still exists is checked where it is used.
+    if (space === undefined) spaces.set(event.sender.id, PERSONAL_SPACE_ID);
+    else if (spaceId.safeParse(space).success) spaces.set(event.sender.id, space as string);
+    return session.invoke(sender, channel, payload, space);
   });
 
   return {
     rpc,
     addWindow: (contents) => void sessionFor(contents),
+    spaceOf: (contents) => spaces.get(contents.id) ?? PERSONAL_SPACE_ID,
     dispose() {
       options.ipcMain.removeHandler(IPC_INVOKE);
       rpc.close();

@@ -9,6 +9,7 @@ import { InsecureStorageNote } from './insecure-storage-note';
 import { ApiKeyForm } from './api-key-form';
 import { ChoiceSetting, NumberSetting, TextSetting } from './fields';
 import { SyncSettings } from '../sync';
+import { PERSONAL_ID, useCurrentSpace } from '../spaces/use-spaces';
 import './settings.css';
 
 export function SettingsDialog(): ReactElement {
@@ -82,6 +83,7 @@ function SettingsBody(): ReactElement {
 
       <section className="settings-section" aria-labelledby="settings-memory">
         <h3 id="settings-memory">Memory</h3>
+        <PerSpaceNote />
         <ChoiceSetting
           name="memoryWriteMode"
           label="Memory writes"
@@ -222,5 +224,17 @@ function KeepSearchResults(): ReactElement {
       />
       Never clear memory search results
     </label>
+  );
+}
+
+/** Which spaces the write mode and the memory loaded at the start apply to (they are per space). */
+function PerSpaceNote(): ReactElement {
+  const space = useCurrentSpace();
+  return (
+    <p className="field-hint" id="settings-per-space">
+      {space.id === PERSONAL_ID
+        ? 'Memory writes and Memory loaded at the start apply to Personal and to every space without its own setting.'
+        : `Memory writes and Memory loaded at the start apply to the space “${space.name}” only.`}
+    </p>
   );
 }

@@ -1,8 +1,10 @@
 // Deleting a space: says what goes (its conversations and memory files), offers "Export first" (the
 // memory export, a zip named after the space), and deletes only once the space's name is typed. The space
-// goes to the trash: the toast after it can undo (restore) for a while.
+// goes to the trash: the toast after it can undo (restore) for a while, and "Recently deleted" in the
+// switcher restores it for as long as the trash keeps it.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, Dialog, TypedNameField, typedMatches } from '../../components';
+import { TRASH_KEEP_DAYS } from '../../../shared/channels/spaces';
 import { countsText } from './space-list';
 import { deleteSpace, exportSpace, refreshCounts, useSpaceList } from './use-spaces';
 
@@ -59,8 +61,8 @@ export function DeleteSpaceDialog({
       }
     >
       <p>
-        Its memory and its conversations ({countsText(space)}) go to the trash. You can undo right after; the
-        trash is emptied after 30 days.
+        Its memory and its conversations ({countsText(space)}) go to the trash. You can undo right after, and
+        restore it from “Recently deleted” in this list for {TRASH_KEEP_DAYS} days; then it is erased.
       </p>
       <form
         onSubmit={(e) => {

@@ -7,6 +7,7 @@ import { Button, Icon } from '../../components';
 import { modKey, shortcuts } from '../layout/shortcuts';
 import { useUi } from '../../store/ui';
 import { DeleteSpaceDialog } from './delete-space-dialog';
+import { RecentlyDeleted } from './recently-deleted';
 import { SpaceFormDialog, type SpaceForm } from './space-form-dialog';
 import { SpaceList } from './space-list';
 import {
@@ -190,6 +191,7 @@ export function SpaceSwitcher(): ReactElement {
               <kbd>{shortcut}</kbd>
             </span>
           </div>
+          <RecentlyDeleted />
         </div>
       )}
       {form && (

@@ -2,7 +2,7 @@
 // around the slice's: the toasts, the Undo of a delete, following a moved conversation. Components read
 // and act through here only; the slice (and renderer/store/space-calls.ts, for the two calls made in a
 // space other than the window's) talks to the backend.
-import { PERSONAL_SPACE_ID, type SpaceListed } from '../../../shared/channels/spaces';
+import { PERSONAL_SPACE_ID, type SpaceListed, type TrashedSpaceInfo } from '../../../shared/channels/spaces';
 import { errorMessage } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { useConversations } from '../../store/conversations';
@@ -12,6 +12,7 @@ import {
   createSpace as create,
   deleteSpace as remove,
   loadSpaces,
+  loadTrashedSpaces,
   moveConversationToSpace,
   recolourSpace,
   renameSpace,
@@ -31,6 +32,7 @@ export type SpaceView = Pick<SpaceListed, 'id' | 'name' | 'colour'> &
 
 const GREY = '#6b7280';
 const EMPTY: SpaceListed[] = [];
+const NONE: TrashedSpaceInfo[] = [];
 
 export function useSpaceList(): SpaceListed[] {
   return useSpaces((s) => (s.loaded ? s.list : EMPTY));
@@ -41,6 +43,30 @@ export function useCurrentSpace(): SpaceView {
   const found = useSpaces((s) => s.list.find((x) => x.id === s.current));
   const current = useSpaces((s) => s.current);
   return found ?? { id: current, name: current === PERSONAL_ID ? 'Personal' : '…', colour: GREY };
+}
+
+/** The spaces in the trash, newest deletion first (as of the last loadTrashed). */
+export function useTrashed(): TrashedSpaceInfo[] {
+  return useSpaces((s) => (s.trashed.length > 0 ? s.trashed : NONE));
+}
+
+/** Quiet when it fails: the section is an extra, the switcher works without it. */
+export function loadTrashed(): Promise<void> {
+  return loadTrashedSpaces().catch(() => undefined);
+}
+
+/** "Restore" in Recently deleted: back in the list (the window stays where it is). */
+export async function restoreTrashed(id: string, name: string): Promise<boolean> {
+  try {
+    await restoreSpace(id);
+    countsChanged();
+    toast(`Restored space “${name}”.`, { tone: 'success' });
+    return true;
+  } catch (err) {
+    toast(`Could not restore “${name}”: ${errorMessage(err)}`, { tone: 'error' });
+    await loadTrashed();
+    return false;
+  }
 }
 
 /** A switch is loading the new space's lists. */
@@ -89,7 +115,10 @@ export async function updateSpace(id: string, patch: { name?: string; colour?: s
 
 const UNDO_MS = 30_000;
 
-/** To the trash, then an Undo toast (restore) for a while. Deleting the current space goes to Personal. */
+/**
+ * To the trash, then an Undo toast (restore) for a while; after that, "Recently deleted" in the switcher
+ * restores it until the trash is emptied. Deleting the current space goes to Personal.
+ */
 export async function deleteSpace(id: string): Promise<boolean> {
   const name = useSpaces.getState().list.find((s) => s.id === id)?.name ?? 'the space';
   try {
@@ -98,17 +127,13 @@ export async function deleteSpace(id: string): Promise<boolean> {
     toast(`Could not delete “${name}”: ${errorMessage(err)}`, { tone: 'error' });
     return false;
   }
+  void loadTrashed();
   toast(`Deleted space “${name}”.`, {
     timeoutMs: UNDO_MS,
     action: {
       label: 'Undo',
       run: async () => {
-        try {
-          await restoreSpace(id);
-          toast(`Restored space “${name}”.`, { tone: 'success' });
-        } catch (err) {
-          toast(`Could not restore “${name}”: ${errorMessage(err)}`, { tone: 'error' });
-        }
+        await restoreTrashed(id, name);
       },
     },
   });

@@ -330,3 +330,51 @@ describe('spaces in the backend', () => {
     ]);
   });
 });
+
+describe('the counts beside each space', () => {
+  it('are answered from memory, and follow every change made here at once', async () => {
+    h = await startHarness();
+    const work = (await h.core.spaces.ensure('Work')).space;
+    const home = (await h.core.spaces.ensure('Home')).space;
+    const counts = async () =>
+      (await h!.core.spaces.listWithCounts()).map((s) => [s.name, s.conversations, s.memoryFiles]);
+    expect(await counts()).toEqual([
+      ['Personal', 0, 0],
+      ['Work', 0, 0],
+      ['Home', 0, 0],
+    ]);
+    // Written behind the backend's back (as another process would): not counted again yet.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(h.dataDir, 'spaces', home.id, 'memories', 'by-hand.md'), 'x\n');
+    expect((await counts())[2]).toEqual(['Home', 0, 0]);
+
+    // Changes made here: in an open space, and by a transfer into a space not opened before.
+    const w = await h.core.spaces.open(work.id);
+    await w.ctx.memory.create('/memories/a.md', 'a\n', USER);
+    const { conversation } = await h.core.handlers['conversations.create'](
+      { title: 'Moved', memory: true },
+      call,
+    );
+    await h.core.handlers['conversations.moveToSpace']({ id: conversation.id, to: home.id }, call);
+    await h.core.handlers['memory.create']({ path: '/memories/p.md', content: 'p\n' }, call);
+    const until = Date.now() + 5_000;
+    let now = await counts();
+    while (
+      JSON.stringify(now) !==
+        JSON.stringify([
+          ['Personal', 0, 1],
+          ['Work', 0, 1],
+          ['Home', 1, 1],
+        ]) &&
+      Date.now() < until
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      now = await counts();
+    }
+    expect(now).toEqual([
+      ['Personal', 0, 1],
+      ['Work', 0, 1],
+      ['Home', 1, 1],
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 // A child process for the spaces crash test, run from dist/: one registry change, killed (SIGKILL) by
 // MNEMO_CRASH_AT at a named point inside it.
 //   node dist/test/integration/spaces/crash-worker.js <dataDir> create <name> | rename <id> <name> |
-//     recolour <id> <#rrggbb> | delete <id> | empty
+//     recolour <id> <#rrggbb> | delete <id> | restore <id> | empty
 import { SpaceRegistry } from '../../../electron/core/spaces/index.js';
 
 async function main(): Promise<void> {
@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   else if (op === 'rename') await registry.rename(a!, b!);
   else if (op === 'recolour') await registry.recolour(a!, b!);
   else if (op === 'delete') await registry.delete(a!);
+  else if (op === 'restore') await registry.restore(a!);
   else if (op === 'empty') await registry.emptyTrash(0, Date.now() + 1);
   await registry.close();
   process.stdout.write('done\n');

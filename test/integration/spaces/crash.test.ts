@@ -84,6 +84,14 @@ const cases: Case[] = [
     trashedAfter: 1,
   },
   {
+    point: 'space-restore-after-rename',
+    args: (id) => ['restore', id],
+    expect: 'after',
+    names: { before: ['Personal'], after: ['Personal', 'Work'] },
+    trashedAfter: 0,
+    prepareDelete: true,
+  },
+  {
     point: 'space-trash-after-rename',
     args: () => ['empty'],
     expect: 'after',

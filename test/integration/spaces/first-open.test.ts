@@ -1,9 +1,12 @@
 // A space's first open does not build its memory search index (that reads every file, and a switch to
 // the space shows its lists first): the index is built a while later, or by the first search, from the
-// files as they are then: one written by the memory API or by hand before that search is found.
+// files as they are then: one written by the memory API or by hand before that search is found. A space's
+// recall index, asked to load by its conversation list, waits in the same idle queue: not while the window
+// keeps calling (switching through spaces), and once it pauses.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
+import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
 import { type Harness, call, startHarness } from '../agent/harness.js';
 
 let h: Harness | undefined;
@@ -38,4 +41,27 @@ it('the index of an open space is built soon without a search', async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   expect(work.ctx.memorySearch.fileCount).toBe(1);
+});
+
+it("a space's recall index does not load while calls keep coming, and loads once they pause", async () => {
+  const opens = vi.spyOn(RecallIndex.prototype, 'open');
+  try {
+    h = await startHarness();
+    const { space } = await h.core.spaces.ensure('Work');
+    const work = await h.core.spaces.route(space.id);
+    await work.handlers['conversations.list']({}, call); // asks for the recall index "soon"
+    // A person going through spaces: a call every 400 ms for 3 s, longer than the index's own 2 s delay.
+    for (let t = 0; t < 3_000; t += 400) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await h.core.spaces.route(space.id);
+    }
+    expect(opens).not.toHaveBeenCalled();
+    const until = Date.now() + 10_000;
+    while (opens.mock.calls.length === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(opens).toHaveBeenCalled();
+  } finally {
+    opens.mockRestore();
+  }
 });

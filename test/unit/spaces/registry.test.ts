@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countSpace, PERSONAL_ID, SpaceRegistry, spaceDir } from '../../../electron/core/spaces/index.js';
+import { TRASH_KEEP_DAYS } from '../../../shared/channels/spaces.js';
 
 let dir: string;
 let registry: SpaceRegistry;
@@ -117,6 +118,10 @@ describe('space registry', () => {
     expect((await registry.list()).map((s) => s.id)).toEqual([PERSONAL_ID]);
     expect((await registry.trashed()).map((t) => [t.id, t.name])).toEqual([[work.id, 'Work']]);
     expect(JSON.stringify(await registry.trashed())).not.toContain(dir);
+    // Kept for TRASH_KEEP_DAYS: what "Recently deleted" shows, and what emptying goes by.
+    const [listed] = await registry.trashed();
+    expect(Date.parse(listed!.keptUntil) - Date.parse(listed!.deletedAt)).toBe(TRASH_KEEP_DAYS * 86_400_000);
+    expect(trashed.keptUntil).toBe(listed!.keptUntil);
     // A new space took the name meanwhile: restoring says so and changes nothing.
     const other = await registry.create({ name: 'work' });
     expect(await refusal(registry.restore(work.id))).toMatch(/There is a space named work already/);

@@ -52,6 +52,16 @@ export class SpacesPage {
     return dialog;
   }
 
+  /** Opens "Recently deleted" under the list (the spaces in the trash) and answers its list. */
+  async openRecentlyDeleted(): Promise<Locator> {
+    await this.openList();
+    const toggle = this.popover.getByRole('button', { name: /^Recently deleted \(\d+\)$/ });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const list = this.popover.getByRole('list', { name: 'Recently deleted', exact: true });
+    await list.waitFor();
+    return list;
+  }
+
   /** The "Copy to space…" / "Move to space…" dialog's target radio and confirm button. */
   async pickTarget(mode: 'Copy' | 'Move', target: string): Promise<void> {
     const dialog = this.page.getByRole('dialog', { name: `${mode} to space` });
