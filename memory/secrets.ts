@@ -20,9 +20,13 @@ export interface SecretFinding {
 }
 
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The text a detector sees: no invisible characters, compatibility forms folded (NFKC). */
 export function normalizeForScan(text: string): string {
+  // ASCII holds no invisible character and is its own NFKC form: most names and notes skip both steps.
+  if (ASCII.test(text)) return text;
   return text.replace(INVISIBLE, '').normalize('NFKC').replace(INVISIBLE, '');
 }
 

@@ -61,6 +61,19 @@ describe('secret detectors', () => {
     expect(normalizeForScan(text).split('\n')).toHaveLength(text.split('\n').length);
   });
 
+  it('ASCII text is its own scan form (the shortcut that skips the normalisation for it)', () => {
+    const full = (t: string): string =>
+      t
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+        .normalize('NFKC')
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+    const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join('');
+    for (const ch of ascii) expect(full(ch)).toBe(ch);
+    expect(normalizeForScan(ascii)).toBe(ascii);
+    // One character past ASCII takes the whole text through the normalisation.
+    expect(normalizeForScan(`${ascii}\u00ad\u00bd`)).toBe(full(`${ascii}\u00ad\u00bd`));
+  });
+
   it('reports the earliest match when several detectors fire', () => {
     const text = `x\nAKIA${'IOSFODNN7EXAMPLE'}\npostgres://u:p@h\n`;
     expect(detectSecret(text)).toEqual({ detector: 'an AWS access key', line: 2 });
