@@ -20,26 +20,50 @@ export class PathQueue {
     const done = new Promise<void>((resolve) => (finish = resolve));
     const entry = { paths, done };
     this.pending.push(entry);
-    const result = Promise.all(before).then(task);
-    void result
-      .catch(() => undefined)
-      .finally(() => {
-        this.pending.splice(this.pending.indexOf(entry), 1);
-        finish();
-      });
+    // Nothing to wait for (the usual case): start now, not a turn of the microtask queue later.
+    const result = before.length === 0 ? start(task) : Promise.all(before).then(task);
+    const settle = (): void => {
+      this.pending.splice(this.pending.indexOf(entry), 1);
+      finish();
+    };
+    result.then(settle, settle);
     return result;
+  }
+}
+
+/** `task()`, with a synchronous throw turned into a rejection. */
+function start<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return task();
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 
 /** An in-process mutex chained on promises. */
 export class Mutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Tasks queued or running whose end the tail has not passed yet. */
+  private queued = 0;
   run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.queued++ === 0) {
+      // Idle (every earlier task has ended): start the task now rather than after the tail. The tail is
+      // in place first, so that a task queued while this one starts waits for its end.
+      let open!: () => void;
+      this.tail = new Promise<void>((resolve) => (open = resolve));
+      const ended = (): void => {
+        this.queued--;
+        open();
+      };
+      const result = start(task);
+      result.then(ended, ended);
+      return result;
+    }
     const result = this.tail.then(task);
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+    const ended = (): void => {
+      this.queued--;
+    };
+    this.tail = result.then(ended, ended);
     return result;
   }
 }
