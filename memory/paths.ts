@@ -187,8 +187,12 @@ export function checkMemoryPath(input: unknown): { ok: true; path: string } | { 
   }
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The key two names collide under on case-insensitive, normalising file systems (macOS, Windows). */
 export function foldName(seg: string): string {
+  // Printable ASCII is its own NFKC and NFC form, and lower-cases to ASCII: most names skip both.
+  if (PRINTABLE_ASCII.test(seg)) return seg.toLowerCase();
   return seg.normalize('NFKC').toLowerCase().normalize('NFC');
 }
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryError, parseMemoryPath } from '../../../memory/index.js';
-import { parseFully, parsePlain } from '../../../memory/paths.js';
+import { foldName, parseFully, parsePlain } from '../../../memory/paths.js';
 import { agent, sandbox, snapshotOutside, user, type Sandbox } from './helpers.js';
 
 const fragments = [
@@ -103,6 +103,20 @@ describe('path property', () => {
       expect(parsePlain(plain)).toEqual(parseFully(plain));
     for (const refused of ['/memories/CON', '/memories/a/nul.md', `/memories/${'x'.repeat(121)}`, deep(11)])
       expect(parsePlain(refused)).toBeUndefined();
+  });
+
+  it('folding a printable ASCII name is lower-casing it (the shortcut of foldName)', () => {
+    const full = (s: string): string => s.normalize('NFKC').toLowerCase().normalize('NFC');
+    const printable = Array.from({ length: 95 }, (_, c) => String.fromCharCode(c + 0x20)).join('');
+    expect(foldName(printable)).toBe(full(printable));
+    for (const name of ['µ', 'a½', 'ª.md', 'Ⅸ', 'Ａb', 'e\u0301'])
+      expect([name, foldName(name)]).toEqual([name, full(name)]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 12 }), (name) => {
+        expect(foldName(name)).toBe(full(name));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   describe('through the tool, on disk', () => {
