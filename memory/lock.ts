@@ -116,6 +116,8 @@ export class ProcessLock {
   private compromised = false;
   private release: (() => Promise<void>) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** A task holds the lease now (the idle timer then leaves it alone). */
+  private busy = false;
   private heldSince = 0;
   private cooldownUntil = 0;
 
@@ -161,7 +163,7 @@ export class ProcessLock {
    */
   run<T>(task: (fresh: boolean) => Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
-      clearTimeout(this.idleTimer);
+      this.busy = true;
       let fresh = false;
       if (!this.release) {
         const wait = this.cooldownUntil - Date.now();
@@ -173,15 +175,25 @@ export class ProcessLock {
       try {
         return await task(fresh);
       } finally {
+        this.busy = false;
         if (Date.now() - this.heldSince > MAX_HOLD_MS) {
           await this.releaseNow();
           this.cooldownUntil = Date.now() + COOLDOWN_MS;
+        } else if (this.idleTimer) {
+          // One timer per lease, restarted after each task (a new timer per write cost more than it).
+          this.idleTimer.refresh();
         } else {
-          this.idleTimer = setTimeout(() => void this.mutex.run(() => this.releaseNow()), IDLE_MS);
+          this.idleTimer = setTimeout(() => this.idle(), IDLE_MS);
           this.idleTimer.unref();
         }
       }
     });
+  }
+
+  /** IDLE_MS after the last task: give the lease back, unless a task is running (its end restarts it). */
+  private idle(): void {
+    if (this.busy) return;
+    void this.mutex.run(() => this.releaseNow());
   }
 
   /**
@@ -232,6 +244,7 @@ export class ProcessLock {
   /** Give the lock back now (close, or idle). */
   async releaseNow(): Promise<void> {
     clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     const release = this.release;
     this.release = undefined;
     if (!release) return;
