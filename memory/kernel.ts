@@ -191,15 +191,8 @@ export class Kernel {
   }
 
   /** The folders of `p` (all but the last) made real and link-free: the host path of the deepest. */
-  private folderOf(p: ParsedPath): string {
-    const disk = this.tree.diskSegments(p.segments);
+  private folderOf(p: ParsedPath, disk = this.tree.diskSegments(p.segments)): string {
     return ensureFolders(this.root, disk.slice(0, -1), (n) => joinModel(p.segments.slice(0, n)));
-  }
-
-  /** The name the last segment of `p` has on disk (or will have: a new name is its NFC key). */
-  private diskLeaf(p: ParsedPath): string {
-    const disk = this.tree.diskSegments(p.segments);
-    return disk[disk.length - 1]!;
   }
 
   /**
@@ -211,16 +204,18 @@ export class Kernel {
     if (s.kind === 'put') {
       crashPoint('after-temp-write');
       // Checked again just before the rename: no folder on the way became a link meanwhile.
-      const dir = this.folderOf(s.path);
-      renameTemp(temp!.tmp, path.join(dir, this.diskLeaf(s.path)));
+      const disk = this.tree.diskSegments(s.path.segments);
+      const dir = this.folderOf(s.path, disk);
+      renameTemp(temp!.tmp, path.join(dir, disk[disk.length - 1]!));
       temp!.renamed = true;
       const { size, mtimeMs } = temp!.stat;
       this.tree.set(s.path.segments, { kind: 'file', size, mtimeMs, hash: s.hash });
       this.checkpoints.dirty(dir);
     } else if (s.kind === 'move') {
       // Checked again just before the rename, as for a put: no folder on the way became a link meanwhile.
-      const dir = this.folderOf(s.to);
-      renameSync(host, path.join(dir, this.diskLeaf(s.to)));
+      const disk = this.tree.diskSegments(s.to.segments);
+      const dir = this.folderOf(s.to, disk);
+      renameSync(host, path.join(dir, disk[disk.length - 1]!));
       const node = this.tree.remove(s.from.segments);
       if (node) this.tree.set(s.to.segments, node);
       this.checkpoints.dirty(path.dirname(host));
@@ -267,9 +262,10 @@ export class Kernel {
     after: string | null,
     extra?: Partial<JournalRecord>,
   ): JournalRecord {
+    const at = this.clock();
     const rec: JournalRecord = {
-      id: `${this.clock().toString(36)}-${randomId()}`,
-      at: this.clock(),
+      id: `${at.toString(36)}-${randomId()}`,
+      at,
       actor: actor.kind,
       command,
       path: p,
