@@ -163,7 +163,6 @@ export class ProcessLock {
    */
   run<T>(task: (fresh: boolean) => Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
-      this.busy = true;
       let fresh = false;
       if (!this.release) {
         const wait = this.cooldownUntil - Date.now();
@@ -172,6 +171,7 @@ export class ProcessLock {
         this.heldSince = Date.now();
         fresh = true;
       }
+      this.busy = true;
       try {
         return await task(fresh);
       } finally {
