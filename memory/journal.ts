@@ -233,7 +233,7 @@ export class Journal {
       parts.push(line, '\n');
       rel += len + 1;
     }
-    for (const r of records) parts.push(JSON.stringify({ t: 'e', ...r }), '\n');
+    for (const r of records) parts.push(entryLine(r), '\n');
     const data = Buffer.from(parts.join(''), 'utf8');
     const fd = this.appendFd!.fd;
     let synced: Promise<void>;
@@ -366,7 +366,7 @@ export class Journal {
         const bytes = await this.blob(hash);
         if (bytes) await out.write(blobLine(hash, bytes) + '\n');
       }
-      for (const r of kept) await out.write(JSON.stringify({ t: 'e', ...r }) + '\n');
+      for (const r of kept) await out.write(entryLine(r) + '\n');
       await out.write('{"t":"c"}\n');
       await out.sync();
     } finally {
@@ -400,6 +400,11 @@ export class Journal {
     await this.rewrite((r) => keepFrom.has(r));
     return true;
   }
+}
+
+/** `{"t":"e",...r}` without making that object: a change record's line. */
+function entryLine(r: JournalRecord): string {
+  return `{"t":"e",${JSON.stringify(r).slice(1)}`;
 }
 
 function blobLine(hash: string, bytes: Buffer): string {

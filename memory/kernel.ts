@@ -130,9 +130,9 @@ export class Kernel {
       if (mode === 'append') this.checkQuota(change.steps);
       const append = (mode === 'append' || mode === 'outside') && change.records.length > 0;
       await this.applyJournaled(change, append);
-      await plan.finish?.(this, change);
+      if (plan.finish) await plan.finish(this, change);
       for (const e of change.events ?? change.records.map(eventOf)) this.emit(e);
-      if (append) await this.maybePrune();
+      if (append && this.wal.bytes > this.limits.journalCapBytes) await this.maybePrune();
       return change.result;
     };
     const mapped = (err: unknown): Promise<T> => Promise.reject(toMemoryError(err, plan.errorPath));
@@ -159,11 +159,19 @@ export class Kernel {
     const synced = append ? this.wal.append(change.records, change.blobs ?? new Map()) : undefined;
     synced?.catch(() => undefined); // awaited below, after the temp files are written
     const temps = new Map<Step, Temp>();
+    /**
+     * The source on disk of a change's only move or remove, found while the journal syncs (nothing changes
+     * the tree meanwhile). With several steps, an earlier one can change where a later one's source is.
+     */
+    let host: string | undefined;
     let failed: { err: unknown } | undefined;
     try {
-      // No sync of their own: the journal append is the change's one sync (README "Durability").
       for (const s of change.steps)
-        if (s.kind === 'put') temps.set(s, { ...writeTemp(this.folderOf(s.path), s.bytes), renamed: false });
+        if (s.kind === 'put')
+          // No sync of their own: the journal append is the change's one sync (README "Durability").
+          temps.set(s, { ...writeTemp(this.folderOf(s.path), s.bytes), renamed: false });
+      const only = change.steps.length === 1 ? change.steps[0]! : undefined;
+      if (only && only.kind !== 'put') host = this.sourceOf(only);
     } catch (err) {
       failed = { err };
     }
@@ -178,7 +186,11 @@ export class Kernel {
     }
     try {
       if (failed) throw failed.err;
-      for (const s of change.steps) await this.apply(s, temps.get(s));
+      for (const s of change.steps) {
+        // Synchronous but for a remove the trash could not take (apply says why).
+        const removing = this.apply(s, temps.get(s), host ?? (s.kind === 'put' ? '' : this.sourceOf(s)));
+        if (removing) await removing;
+      }
     } catch (err) {
       dropTemps(temps);
       if (append) await this.wal.cancel(change.records.map((r) => r.id)).catch(() => undefined);
@@ -187,43 +199,51 @@ export class Kernel {
     if (change.steps.length) this.checkpoints.schedule();
   }
 
+  /** Where a move or remove finds what it moves or removes. */
+  private sourceOf(s: Exclude<Step, { kind: 'put' }>): string {
+    return this.hostOf(s.kind === 'move' ? s.from.segments : s.path.segments);
+  }
+
   /** The folders of `p` (all but the last) made real and link-free: the host path of the deepest. */
-  private folderOf(p: ParsedPath): string {
-    const disk = this.tree.diskSegments(p.segments);
+  private folderOf(p: ParsedPath, disk = this.tree.diskSegments(p.segments)): string {
     return ensureFolders(this.root, disk.slice(0, -1), (n) => joinModel(p.segments.slice(0, n)));
   }
 
-  /** The name the last segment of `p` has on disk (or will have: a new name is its NFC key). */
-  private diskLeaf(p: ParsedPath): string {
-    const disk = this.tree.diskSegments(p.segments);
-    return disk[disk.length - 1]!;
-  }
-
-  private async apply(s: Step, temp: Temp | undefined): Promise<void> {
+  /**
+   * One step, in system calls of microseconds (fs-safe lstatOrNull says why they are synchronous): a
+   * promise only for a removal the trash could not take by a rename. `host` is the source of a move or
+   * the path removed.
+   */
+  private apply(s: Step, temp: Temp | undefined, host: string): Promise<void> | undefined {
     if (s.kind === 'put') {
       crashPoint('after-temp-write');
       // Checked again just before the rename: no folder on the way became a link meanwhile.
-      const dir = this.folderOf(s.path);
-      renameTemp(temp!.tmp, path.join(dir, this.diskLeaf(s.path)));
+      const disk = this.tree.diskSegments(s.path.segments);
+      const dir = this.folderOf(s.path, disk);
+      renameTemp(temp!.tmp, path.join(dir, disk[disk.length - 1]!));
       temp!.renamed = true;
       const { size, mtimeMs } = temp!.stat;
       this.tree.set(s.path.segments, { kind: 'file', size, mtimeMs, hash: s.hash });
       this.checkpoints.dirty(dir);
     } else if (s.kind === 'move') {
-      const fromHost = this.hostOf(s.from.segments);
-      const dir = this.folderOf(s.to);
-      // A rename is a metadata change like the checks: synchronous (fs-safe lstatOrNull says why).
-      renameSync(fromHost, path.join(dir, this.diskLeaf(s.to)));
+      // Checked again just before the rename, as for a put: no folder on the way became a link meanwhile.
+      const disk = this.tree.diskSegments(s.to.segments);
+      const dir = this.folderOf(s.to, disk);
+      renameSync(host, path.join(dir, disk[disk.length - 1]!));
       const node = this.tree.remove(s.from.segments);
       if (node) this.tree.set(s.to.segments, node);
-      this.checkpoints.dirty(path.dirname(fromHost));
+      this.checkpoints.dirty(path.dirname(host));
       this.checkpoints.dirty(dir);
     } else {
-      const host = this.hostOf(s.path.segments);
-      await this.trash.take(host, s.folder);
-      this.tree.remove(s.path.segments);
-      this.checkpoints.dirty(path.dirname(host));
+      const removing = this.trash.take(host, s.folder);
+      const removed = (): void => {
+        this.tree.remove(s.path.segments);
+        this.checkpoints.dirty(path.dirname(host));
+      };
+      if (removing) return removing.then(removed);
+      removed();
     }
+    return undefined;
   }
 
   private checkQuota(steps: readonly Step[]): void {
@@ -256,9 +276,10 @@ export class Kernel {
     after: string | null,
     extra?: Partial<JournalRecord>,
   ): JournalRecord {
+    const at = this.clock();
     const rec: JournalRecord = {
-      id: `${this.clock().toString(36)}-${randomId()}`,
-      at: this.clock(),
+      id: `${at.toString(36)}-${randomId()}`,
+      at,
       actor: actor.kind,
       command,
       path: p,

@@ -20,26 +20,50 @@ export class PathQueue {
     const done = new Promise<void>((resolve) => (finish = resolve));
     const entry = { paths, done };
     this.pending.push(entry);
-    const result = Promise.all(before).then(task);
-    void result
-      .catch(() => undefined)
-      .finally(() => {
-        this.pending.splice(this.pending.indexOf(entry), 1);
-        finish();
-      });
+    // Nothing to wait for (the usual case): start now, not a turn of the microtask queue later.
+    const result = before.length === 0 ? start(task) : Promise.all(before).then(task);
+    const settle = (): void => {
+      this.pending.splice(this.pending.indexOf(entry), 1);
+      finish();
+    };
+    result.then(settle, settle);
     return result;
+  }
+}
+
+/** `task()`, with a synchronous throw turned into a rejection. */
+function start<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return task();
+  } catch (err) {
+    return Promise.reject(err);
   }
 }
 
 /** An in-process mutex chained on promises. */
 export class Mutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Tasks queued or running whose end the tail has not passed yet. */
+  private queued = 0;
   run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.queued++ === 0) {
+      // Idle (every earlier task has ended): start the task now rather than after the tail. The tail is
+      // in place first, so that a task queued while this one starts waits for its end.
+      let open!: () => void;
+      this.tail = new Promise<void>((resolve) => (open = resolve));
+      const ended = (): void => {
+        this.queued--;
+        open();
+      };
+      const result = start(task);
+      result.then(ended, ended);
+      return result;
+    }
     const result = this.tail.then(task);
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+    const ended = (): void => {
+      this.queued--;
+    };
+    this.tail = result.then(ended, ended);
     return result;
   }
 }
@@ -92,6 +116,8 @@ export class ProcessLock {
   private compromised = false;
   private release: (() => Promise<void>) | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** A task holds the lease now (the idle timer then leaves it alone). */
+  private busy = false;
   private heldSince = 0;
   private cooldownUntil = 0;
 
@@ -137,7 +163,6 @@ export class ProcessLock {
    */
   run<T>(task: (fresh: boolean) => Promise<T>): Promise<T> {
     return this.mutex.run(async () => {
-      clearTimeout(this.idleTimer);
       let fresh = false;
       if (!this.release) {
         const wait = this.cooldownUntil - Date.now();
@@ -146,18 +171,29 @@ export class ProcessLock {
         this.heldSince = Date.now();
         fresh = true;
       }
+      this.busy = true;
       try {
         return await task(fresh);
       } finally {
+        this.busy = false;
         if (Date.now() - this.heldSince > MAX_HOLD_MS) {
           await this.releaseNow();
           this.cooldownUntil = Date.now() + COOLDOWN_MS;
+        } else if (this.idleTimer) {
+          // One timer per lease, restarted after each task (a new timer per write cost more than it).
+          this.idleTimer.refresh();
         } else {
-          this.idleTimer = setTimeout(() => void this.mutex.run(() => this.releaseNow()), IDLE_MS);
+          this.idleTimer = setTimeout(() => this.idle(), IDLE_MS);
           this.idleTimer.unref();
         }
       }
     });
+  }
+
+  /** IDLE_MS after the last task: give the lease back, unless a task is running (its end restarts it). */
+  private idle(): void {
+    if (this.busy) return;
+    void this.mutex.run(() => this.releaseNow());
   }
 
   /**
@@ -208,6 +244,7 @@ export class ProcessLock {
   /** Give the lock back now (close, or idle). */
   async releaseNow(): Promise<void> {
     clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     const release = this.release;
     this.release = undefined;
     if (!release) return;

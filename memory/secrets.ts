@@ -20,9 +20,13 @@ export interface SecretFinding {
 }
 
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+// eslint-disable-next-line no-control-regex -- every ASCII character, controls included
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The text a detector sees: no invisible characters, compatibility forms folded (NFKC). */
 export function normalizeForScan(text: string): string {
+  // ASCII holds no invisible character and is its own NFKC form: most names and notes skip both steps.
+  if (ASCII.test(text)) return text;
   return text.replace(INVISIBLE, '').normalize('NFKC').replace(INVISIBLE, '');
 }
 
@@ -34,8 +38,33 @@ const global = detectors.map((d) => ({
   ),
 }));
 
+/**
+ * Every detector's pattern in one alternation per set of flags: a text none of them matches has no match
+ * of any detector, found in one pass instead of one per detector. Only for short texts (a name, the lines
+ * of a small edit: ~0.4 µs against ~4 µs for a new file name, bench/memory), where a miss is the rule;
+ * a long text often holds something a pattern matches and its `accept` then refuses (a long word is a
+ * JSON Web Token candidate), and would pay for both passes.
+ */
+const anyMatch = [...new Set(detectors.map((d) => d.pattern.flags.replace('g', '')))].map(
+  (flags) =>
+    new RegExp(
+      detectors
+        .filter((d) => d.pattern.flags.replace('g', '') === flags)
+        .map((d) => `(?:${d.pattern.source})`)
+        .join('|'),
+      flags,
+    ),
+);
+const PREFILTER_MAX = 2048;
+
 /** The detector and offset of the earliest match in `text` (already normalised), or null. */
-function firstMatch(text: string): { detector: string; index: number } | null {
+export function firstMatch(text: string): { detector: string; index: number } | null {
+  if (text.length <= PREFILTER_MAX && !anyMatch.some((re) => re.test(text))) return null;
+  return everyDetector(text);
+}
+
+/** firstMatch without the prefilter: each detector in turn. */
+export function everyDetector(text: string): { detector: string; index: number } | null {
   let best: { detector: string; index: number } | null = null;
   for (const d of global) {
     const re = d.pattern;

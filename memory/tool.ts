@@ -18,7 +18,7 @@ const text = (name: string) => z.string({ error: `${name} must be a string` });
 const int = (name: string) =>
   z.number({ error: `${name} must be an integer` }).int({ error: `${name} must be an integer` });
 
-const command = z.discriminatedUnion(
+export const toolInputSchema = z.discriminatedUnion(
   'command',
   [
     z.object({
@@ -48,7 +48,53 @@ const command = z.discriminatedUnion(
   ],
   { error: 'Unknown or missing "command": use one of view, create, str_replace, insert, delete, rename.' },
 );
-type Command = z.infer<typeof command>;
+type Command = z.infer<typeof toolInputSchema>;
+
+const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * The well-formed inputs, recognised without the schema: the same data `toolInputSchema.parse` returns for them
+ * (the known fields only), at a fraction of its cost (zod's union took ~5 µs of a rename's ~100 µs of
+ * CPU, bench/memory). Anything else, well-formed or not, goes through the schema, which alone words the
+ * refusals (test/unit/memory/tool-input.test.ts holds the two to the same answers).
+ */
+export function wellFormed(input: unknown): Command | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const i = input as Record<string, unknown>;
+  const p = i.path;
+  switch (i.command) {
+    case 'rename':
+      return isStr(i.old_path) && isStr(i.new_path)
+        ? { command: 'rename', old_path: i.old_path, new_path: i.new_path }
+        : undefined;
+    case 'delete':
+      return isStr(p) ? { command: 'delete', path: p } : undefined;
+    case 'create':
+      return isStr(p) && isStr(i.file_text)
+        ? { command: 'create', path: p, file_text: i.file_text }
+        : undefined;
+    case 'str_replace': {
+      const n = i.new_str;
+      if (!isStr(p) || !isStr(i.old_str) || !(n === undefined || n === null || isStr(n))) return undefined;
+      return { command: 'str_replace', path: p, old_str: i.old_str, new_str: n };
+    }
+    case 'insert':
+      return isStr(p) && isInt(i.insert_line) && isStr(i.insert_text)
+        ? { command: 'insert', path: p, insert_line: i.insert_line, insert_text: i.insert_text }
+        : undefined;
+    case 'view': {
+      const r = i.view_range;
+      if (!isStr(p)) return undefined;
+      if (r === undefined || r === null) return { command: 'view', path: p, view_range: r };
+      return Array.isArray(r) && r.length === 2 && isInt(r[0]) && isInt(r[1])
+        ? { command: 'view', path: p, view_range: [r[0], r[1]] }
+        : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
 
 const SNIPPET_MAX_LINES = 40;
 const ECHO_MAX = 200;
@@ -227,10 +273,15 @@ export function createTool(store: Kernel, touchRead: (paths: readonly string[]) 
   return {
     definition: { type: 'memory_20250818', name: 'memory' },
     async execute(input: unknown, actor: Actor): Promise<ToolResult> {
-      const parsed = command.safeParse(input);
-      if (!parsed.success) return { content: `Error: ${schemaMessage(parsed.error, input)}`, isError: true };
+      let cmd = wellFormed(input);
+      if (!cmd) {
+        const parsed = toolInputSchema.safeParse(input);
+        if (!parsed.success)
+          return { content: `Error: ${schemaMessage(parsed.error, input)}`, isError: true };
+        cmd = parsed.data;
+      }
       try {
-        return { content: await run(parsed.data, actor), isError: false };
+        return { content: await run(cmd, actor), isError: false };
       } catch (err) {
         return { content: `Error: ${toMemoryError(err).message}`, isError: true };
       }

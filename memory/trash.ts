@@ -27,16 +27,17 @@ export class Trash {
 
   /**
    * Takes `host` (a file, a link or a folder) out of the memory folder. Where a rename is not possible (the
-   * trash is on another disk, or was removed by hand), it is removed at once instead.
+   * trash is on another disk, or was removed by hand), it is removed at once instead: the promise of that
+   * removal is returned (undefined when the rename took it).
    */
-  async take(host: string, isFolder: boolean): Promise<void> {
+  take(host: string, isFolder: boolean): Promise<void> | undefined {
     const name = `${Date.now().toString(36)}-${randomId()}`;
     try {
       renameSync(host, path.join(this.dir, name)); // a metadata change: synchronous, as in renamePath
       this.filled = true;
+      return undefined; // done: the caller need not wait for a turn of the event loop
     } catch {
-      if (isFolder) await fsp.rm(host, { recursive: true, force: true });
-      else await fsp.unlink(host);
+      return isFolder ? fsp.rm(host, { recursive: true, force: true }) : fsp.unlink(host);
     }
   }
 

@@ -94,9 +94,13 @@ export class Watcher {
     if (this.stopped) return;
     if (path.basename(rel).startsWith(TEMP_PREFIX)) return;
     this.pending.add(rel);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.kick(), this.debounceMs);
-    this.timer.unref();
+    // Every change of ours is an event too (two for a rename): restart the pending timer rather than
+    // make a new one for each.
+    if (this.timer) this.timer.refresh();
+    else {
+      this.timer = setTimeout(() => void this.kick(), this.debounceMs);
+      this.timer.unref();
+    }
   }
 
   private kick(): Promise<void> {

@@ -117,3 +117,31 @@ describe('clearDeadOwner', () => {
     await lock.shutdown();
   });
 });
+
+describe('the lease', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Whether the lock folder goes within 2 s (the lease is given back IDLE_MS = 10 ms after the last task). */
+  const givenBack = async (): Promise<boolean> => {
+    for (const end = Date.now() + 2000; Date.now() < end; await sleep(10))
+      if (
+        !(await stat(lockDir).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return true;
+    return false;
+  };
+
+  test('is given back after the last task, also when a task outlasted the idle time', async () => {
+    const lock = new ProcessLock(dir);
+    // The second task is longer than the idle time (10 ms), shorter than the longest hold (100 ms): the
+    // idle timer the first one started fires while it runs, and its end must start that timer again.
+    await lock.run(() => sleep(1));
+    await lock.run(() => sleep(40));
+    expect(await givenBack()).toBe(true);
+    for (let i = 0; i < 5; i++) await lock.run(() => sleep(2));
+    expect(await givenBack()).toBe(true);
+    await lock.shutdown();
+  });
+});

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryError, parseMemoryPath } from '../../../memory/index.js';
+import { foldName, parseFully, parsePlain } from '../../../memory/paths.js';
 import { agent, sandbox, snapshotOutside, user, type Sandbox } from './helpers.js';
 
 const fragments = [
@@ -72,6 +73,49 @@ describe('path property', () => {
         );
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('the plain-path shortcut accepts only what every check accepts, with the same parse', () => {
+    // Plain-looking paths near the shortcut's edges: device names, dots, long names, depth, other characters.
+    const plainish = fc
+      .array(
+        fc.oneof(
+          fc.string({
+            unit: fc.constantFrom('a', 'Z', '0', '_', '-', '.', ' ', '~', '%', 'é'),
+            maxLength: 8,
+          }),
+          fc.constantFrom('CON', 'nul.md', 'com1.txt', 'lpt9', 'conin$', 'x'.repeat(120), 'y'.repeat(121)),
+        ),
+        { minLength: 0, maxLength: 12 },
+      )
+      .map((segs) => `/memories/${segs.join('/')}`);
+    fc.assert(
+      fc.property(fc.oneof(pathArb, plainish), (raw) => {
+        const fast = parsePlain(raw);
+        if (!fast) return;
+        expect(parseFully(raw)).toEqual(fast);
+      }),
+      { numRuns: 5000 },
+    );
+    const deep = (n: number): string => `/memories/${Array(n).fill('a').join('/')}`;
+    for (const plain of ['/memories/topic-1/note-1.md', deep(10), `/memories/${'x'.repeat(120)}`])
+      expect(parsePlain(plain)).toEqual(parseFully(plain));
+    for (const refused of ['/memories/CON', '/memories/a/nul.md', `/memories/${'x'.repeat(121)}`, deep(11)])
+      expect(parsePlain(refused)).toBeUndefined();
+  });
+
+  it('folding a printable ASCII name is lower-casing it (the shortcut of foldName)', () => {
+    const full = (s: string): string => s.normalize('NFKC').toLowerCase().normalize('NFC');
+    const printable = Array.from({ length: 95 }, (_, c) => String.fromCharCode(c + 0x20)).join('');
+    expect(foldName(printable)).toBe(full(printable));
+    for (const name of ['µ', 'a½', 'ª.md', 'Ⅸ', 'Ａb', 'e\u0301'])
+      expect([name, foldName(name)]).toEqual([name, full(name)]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 12 }), (name) => {
+        expect(foldName(name)).toBe(full(name));
+      }),
+      { numRuns: 2000 },
     );
   });
 

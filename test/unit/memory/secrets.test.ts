@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changedLines, detectAddedSecret, normalizeForScan } from '../../../memory/secrets.js';
+import {
+  changedLines,
+  detectAddedSecret,
+  everyDetector,
+  firstMatch,
+  normalizeForScan,
+} from '../../../memory/secrets.js';
 import { detectors } from '../../../memory/secret-patterns.js';
 import { detectSecret } from '../../../memory/index.js';
 import { fullWidth, mustAccept, mustRefuse } from './secret-values.js';
@@ -59,6 +65,56 @@ describe('secret detectors', () => {
     expect(normalizeForScan('g\u200bh\u00adp\u200e_\ufe0fｘ\u2060')).toBe('ghp_x');
     const text = 'a\u200b\nｂ\r\n\u202ec\n';
     expect(normalizeForScan(text).split('\n')).toHaveLength(text.split('\n').length);
+  });
+
+  it('ASCII text is its own scan form (the shortcut that skips the normalisation for it)', () => {
+    const full = (t: string): string =>
+      t
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+        .normalize('NFKC')
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+    const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join('');
+    for (const ch of ascii) expect(full(ch)).toBe(ch);
+    expect(normalizeForScan(ascii)).toBe(ascii);
+    // One character past ASCII takes the whole text through the normalisation.
+    expect(normalizeForScan(`${ascii}\u00ad\u00bd`)).toBe(full(`${ascii}\u00ad\u00bd`));
+  });
+
+  it('the one-pass prefilter of short texts finds what the detectors one by one find', () => {
+    const pieces = [...mustRefuse.map(([, v]) => v), ...mustAccept].flatMap((v) => [
+      v,
+      v.slice(0, 12),
+      v.slice(-20),
+    ]);
+    const text = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom(...pieces),
+          fc.string({ maxLength: 8 }),
+          fc.constantFrom(' ', '\n', '=', ':'),
+        ),
+        {
+          maxLength: 6,
+        },
+      )
+      .map((parts) => normalizeForScan(parts.join('')));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(firstMatch(t)).toEqual(everyDetector(t));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const [, value, detector] of mustRefuse)
+      if (value.length <= 2048) expect(firstMatch(normalizeForScan(value))?.detector).toBe(detector);
+    // Each detector's own match, alone (where often no other detector fires): the prefilter lets it by.
+    for (const d of detectors) {
+      const m = mustRefuse.map(([, v]) => d.pattern.exec(normalizeForScan(v))).find(Boolean);
+      if (m) expect(firstMatch(m[0])).toEqual(everyDetector(m[0]));
+    }
+    expect(firstMatch('-----BEGIN RSA PRIVATE KEY-----')).toEqual({
+      detector: 'a private key block',
+      index: 0,
+    });
   });
 
   it('reports the earliest match when several detectors fire', () => {
