@@ -1,6 +1,8 @@
-// Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. All
-// states are loaded once and kept in memory (list and search need them anyway); every change is written to
-// the file first and then applied to the in-memory state, the same way a restart replays it.
+// Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. A start
+// reads every conversation's head (what the list and the recall index's checks need) from the summary
+// cache (summary-cache.ts), not its body; a body is read when first needed (opened, written to, searched)
+// and then kept. Every change is written to the file first and then applied to the in-memory state, the
+// same way a replay of the file rebuilds it.
 //
 // Several processes may open one data folder (the app and a CLI run), so every write to an existing
 // conversation happens under its file lock (lock.ts), after catching up with what others appended: a run
@@ -12,14 +14,22 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
-import { ID, type Tail, loadFolder } from './folder-load.js';
-import { followFolder, unknownFiles } from './folder-watch.js';
-import { HeldRedactions } from './held-redactions.js';
+import {
+  type Body,
+  ID,
+  type LoadStats,
+  type Tail,
+  loadFolder,
+  readBody,
+  readBodySync,
+} from './folder-load.js';
+import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
+import { SummaryBook } from './summary-book.js';
 
 export { UNTITLED, byNewest, summarize, titleOf };
 
@@ -35,8 +45,6 @@ export const CHAT_SYNC_MS = 50;
 /** How long a change waits for another process's short change; a run there holds the lock far longer. */
 const LOCK_WAIT_MS = 1_500;
 
-/** Conversation files read at once when the store loads. */
-
 /** A run's hold on a conversation, across processes; see ConversationStore.lease. */
 export interface ConversationLease {
   /** Records another process had appended, applied to our state when the lease was taken. */
@@ -48,8 +56,26 @@ export interface ConversationLease {
 const busy = (): ContractError =>
   new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
 
+const notFound = (): ContractError =>
+  new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
+
+/** How a store came by its conversations: heads from the cache, files replayed at start, bodies read since. */
+export interface StoreStats extends LoadStats {
+  opened: number;
+}
+
+/** A body read that failed: a missing file is a conversation gone (undefined), anything else is thrown. */
+function gone(error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw error;
+}
+
 export class ConversationStore {
+  /** The bodies read so far (opened, written to, searched); every conversation has a head in `book`. */
   private readonly byId = new Map<string, ConversationState>();
+  private readonly book: SummaryBook;
+  private readonly opening = new Map<string, Promise<ConversationState>>();
+  private readonly counts: StoreStats = { cached: 0, replayed: 0, opened: 0 };
   private readonly writers = new Map<string, JsonlWriter>();
   private readonly tails = new Map<string, Tail>();
   private readonly leases = new Map<string, FileLock>();
@@ -59,19 +85,87 @@ export class ConversationStore {
   private loaded: Promise<void> | null = null;
   private unwatch: (() => void) | undefined;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    options: { warn?: (message: string, fields?: Record<string, unknown>) => void } = {},
+  ) {
+    this.book = new SummaryBook(
+      dir,
+      {
+        state: (id) => this.byId.get(id),
+        tail: (id) => this.tails.get(id),
+        settled: (id) => {
+          const writer = this.writers.get(id);
+          return !writer || (writer.allWritten && !writer.failure);
+        },
+      },
+      (error) => options.warn?.('conversation summaries not saved', { error }),
+    );
+  }
 
-  /** Loads every conversation once; later calls wait for the same load. */
+  /** Reads every conversation's head once; later calls wait for the same load. */
   init(): Promise<void> {
     this.loaded ??= this.load();
     return this.loaded;
   }
 
   private async load(): Promise<void> {
-    for (const [id, { state, tail }] of await loadFolder(this.dir)) {
+    const { heads, bodies, stats } = await loadFolder(this.dir);
+    for (const [id, { state, tail }] of bodies) {
       this.byId.set(id, state);
       this.tails.set(id, tail);
     }
+    this.book.load(heads);
+    Object.assign(this.counts, stats);
+    // Files the cache did not describe were replayed: save their heads, so the next start need not.
+    if (stats.replayed > 0) this.book.changed();
+  }
+
+  /** What the load read (tests and benchmarks: a start from the cache replays no file). */
+  get stats(): Readonly<StoreStats> {
+    return this.counts;
+  }
+
+  /**
+   * The conversation's state, its body read from the file first if nobody needed it yet. Every path that
+   * can wait should come through here (store.get reads a missing body synchronously).
+   */
+  open(id: string): Promise<ConversationState> {
+    const known = this.byId.get(id);
+    if (known) return Promise.resolve(known);
+    let opening = this.opening.get(id);
+    if (!opening) {
+      opening = (async () => {
+        await this.init();
+        if (this.byId.has(id)) return this.byId.get(id)!;
+        if (!this.book.has(id)) throw notFound();
+        return this.took(id, await readBody(this.dir, id).catch(gone));
+      })().finally(() => this.opening.delete(id));
+      this.opening.set(id, opening);
+    }
+    return opening;
+  }
+
+  /** A body just read becomes the conversation's state (unless it was read another way meanwhile). */
+  private took(id: string, body: Body | undefined): ConversationState {
+    const known = this.byId.get(id);
+    if (known) return known;
+    // Deleted or moved meanwhile (the head goes first), or no longer this conversation's file.
+    if (!this.book.has(id)) throw notFound();
+    if (!body) {
+      this.book.delete(id);
+      this.changed(id);
+      throw notFound();
+    }
+    this.counts.opened += 1;
+    const before = this.book.head(id);
+    this.byId.set(id, body.state);
+    this.tails.set(id, body.tail);
+    const head = headOf(body.state);
+    this.book.set(id, head, body.stamp);
+    // Another process changed it since the head was read: the list shows what it holds now.
+    if (before && JSON.stringify(before) !== JSON.stringify(head)) this.changed(id);
+    return body.state;
   }
 
   /** Called with the conversation's id after every change to it (its creation and deletion included). */
@@ -81,27 +175,59 @@ export class ConversationStore {
   }
 
   private changed(id: string): void {
+    this.book.changed();
     for (const listener of this.listeners) listener(id);
   }
 
   list(): ConversationSummary[] {
-    return [...this.byId.values()].map(summarize).sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
+    return this.book
+      .heads()
+      .map(summaryOf)
+      .sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
   }
 
-  states(): Iterable<ConversationState> {
-    return this.byId.values();
+  /** Every conversation's head, open or not (the recall index, recent_conversations). */
+  heads(): ConversationHead[] {
+    return this.book.heads();
+  }
+
+  head(id: string): ConversationHead | undefined {
+    return this.book.head(id);
+  }
+
+  /** The list's summary of one conversation (no body is read). */
+  summary(id: string): ConversationSummary {
+    const head = this.book.head(id);
+    if (!head) throw notFound();
+    return summaryOf(head);
+  }
+
+  /** Every conversation's id. */
+  ids(): string[] {
+    return [...this.book.ids()];
   }
 
   has(id: string): boolean {
-    return this.byId.has(id);
+    return this.book.has(id);
+  }
+
+  /** The state if its body was read already (nothing is read here). */
+  peek(id: string): ConversationState | undefined {
+    return this.byId.get(id);
   }
 
   get(id: string): ConversationState {
     // Only well-formed ids are ever loaded or created, so an unknown or malformed one is simply not found.
     const state = this.byId.get(id);
-    if (!state)
-      throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
-    return state;
+    if (state) return state;
+    if (!this.book.has(id)) throw notFound();
+    let body: Body | undefined;
+    try {
+      body = readBodySync(this.dir, id);
+    } catch (error) {
+      gone(error);
+    }
+    return this.took(id, body);
   }
 
   /** A new conversation; `records` (such as its first message) are written with it, in one write. */
@@ -129,22 +255,21 @@ export class ConversationStore {
     const state = emptyState(meta);
     for (const record of records) applyRecord(state, record);
     this.byId.set(meta.id, state);
+    this.book.set(meta.id, headOf(state));
     this.changed(meta.id);
     return state;
   }
 
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
-    const state = this.get(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    const state = await this.open(id);
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
   }
 
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
-    const state = this.get(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    const state = await this.open(id);
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
   }
@@ -180,8 +305,8 @@ export class ConversationStore {
    * Throws "This conversation is answering in another window" (changing nothing) when a run in another
    * process holds it. One lease per conversation per process (the agent's claim keeps runs apart here).
    */
-  lease(id: string): Promise<ConversationLease> {
-    this.get(id);
+  async lease(id: string): Promise<ConversationLease> {
+    await this.open(id);
     return this.serial.run(id, async () => {
       if (this.leases.has(id)) throw busy();
       const lock = await lockFile(this.fileOf(id), {
@@ -229,8 +354,8 @@ export class ConversationStore {
    * (complete lines only: appends are final once written, and a rewrite replaces the file in one rename),
    * so a window opening it shows their turns. Returns the records applied; a stat when nothing changed.
    */
-  refresh(id: string): Promise<number> {
-    this.get(id);
+  async refresh(id: string): Promise<number> {
+    await this.open(id);
     return this.serial.run(id, () => (this.leases.has(id) ? Promise.resolve(0) : this.catchUp(id, false)));
   }
 
@@ -248,7 +373,9 @@ export class ConversationStore {
         const file = this.fileOf(id);
         const stat = await fs.stat(file).catch(() => null);
         if (!stat) {
-          if (!this.byId.delete(id)) return;
+          const known = this.book.has(id);
+          this.book.delete(id);
+          if (!this.byId.delete(id) && !known) return;
           this.tails.delete(id);
           await this.writers.get(id)?.close();
           this.writers.delete(id);
@@ -258,12 +385,13 @@ export class ConversationStore {
           await this.catchUp(id, false).catch(() => 0);
           return;
         }
-        const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: false });
-        const state = rebuild(records);
-        if (state && state.meta.id === id) {
-          this.byId.set(id, state);
-          this.tails.set(id, { ino: stat.ino, size: bytes });
-        }
+        // Not open here: its head is read again from the file (which is then open).
+        const body = await readBody(this.dir, id).catch(() => undefined);
+        if (body) {
+          this.byId.set(id, body.state);
+          this.tails.set(id, body.tail);
+          this.book.set(id, headOf(body.state), body.stamp);
+        } else this.book.delete(id);
       });
       // Each one named: the recall index follows the store by conversation id.
       this.changed(id);
@@ -295,7 +423,7 @@ export class ConversationStore {
     id: string,
     transform: (records: ConversationRecord[]) => ConversationRecord[],
   ): Promise<ConversationState> {
-    const state = this.get(id);
+    const state = await this.open(id);
     await this.locked(id, async () => {
       const file = this.fileOf(id);
       await this.writers.get(id)?.flushed();
@@ -329,16 +457,25 @@ export class ConversationStore {
   }
 
   async delete(id: string): Promise<void> {
-    this.get(id);
+    await this.init();
+    if (!this.has(id)) throw notFound();
     await this.locked(id, async () => {
       const writer = this.writers.get(id);
       this.writers.delete(id);
+      this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
       await writer?.close();
       await fs.rm(this.fileOf(id), { force: true });
     });
     this.changed(id);
+    // Its title leaves the cache before the deletion answers.
+    await this.saveSummaries(true);
+  }
+
+  /** Writes the summary cache now (durable: synced, for a deletion or a forget). */
+  saveSummaries(durable = false): Promise<void> {
+    return this.book.save(durable);
   }
 
   /**
@@ -347,7 +484,8 @@ export class ConversationStore {
    * it; the file moves by one rename, so a crash leaves it in one folder or the other.
    */
   async moveTo(id: string, targetDir: string): Promise<void> {
-    this.get(id);
+    await this.init();
+    if (!this.has(id)) throw notFound();
     if (this.leases.has(id)) throw busy();
     const target = path.join(targetDir, `${id}.jsonl`);
     await this.locked(id, async () => {
@@ -365,6 +503,7 @@ export class ConversationStore {
       this.writers.delete(id);
       await writer?.close();
       await fs.rename(this.fileOf(id), target);
+      this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
     });
@@ -375,17 +514,11 @@ export class ConversationStore {
   async adopt(id: string): Promise<ConversationState> {
     await this.init(); // a first load finds it anyway
     if (!this.byId.has(id) && ID.test(id)) {
-      const file = this.fileOf(id);
-      const [{ records, bytes }, { ino }] = await Promise.all([
-        readJsonl<ConversationRecord>(file, { repair: false }),
-        fs.stat(file),
-      ]);
-      const state = rebuild(records);
-      if (!state || state.meta.id !== id) {
-        throw new ContractError('unavailable', 'The moved conversation cannot be read.');
-      }
-      this.byId.set(id, state);
-      this.tails.set(id, { ino, size: bytes });
+      const body = await readBody(this.dir, id).catch(() => undefined);
+      if (!body) throw new ContractError('unavailable', 'The moved conversation cannot be read.');
+      this.byId.set(id, body.state);
+      this.tails.set(id, body.tail);
+      this.book.set(id, headOf(body.state), body.stamp);
       this.changed(id);
     }
     return this.get(id);
@@ -400,19 +533,19 @@ export class ConversationStore {
     redact: (records: readonly ConversationRecord[]) => boolean,
     file: (path: string) => Promise<boolean>,
   ): Promise<boolean> {
+    if (!this.book.has(id)) return false; // deleted meanwhile: its file is gone with it
+    // Not open: only its file holds copies (and its head, read again below if the file changed).
     const state = this.byId.get(id);
-    if (!state) return false; // deleted meanwhile: its file is gone with it
-    // A run here holds it: what the run writes from now on may quote what it read before (held-redactions.ts).
-    if (this.leases.has(id)) this.held.hold(id, redact);
-    const live = redact([
-      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
-    ]);
+    const live = state
+      ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
+      : false;
     // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
     // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
     const onDisk = await this.locked(id, () =>
       this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
     );
-    if (live) this.changed(id);
+    if (!state && onDisk) await this.reloadFiles([id]);
+    else if (live) this.changed(id);
     return live || onDisk;
   }
 
@@ -424,6 +557,7 @@ export class ConversationStore {
     // Runs have ended (their leases went back with them); anything still held goes back now.
     for (const lock of this.leases.values()) lock.releaseSync();
     this.leases.clear();
+    if (this.loaded) await this.book.close();
   }
 
   private dropLease(id: string): void {
@@ -487,6 +621,7 @@ export class ConversationStore {
       stat = await fs.stat(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
       await this.writers.get(id)?.close();

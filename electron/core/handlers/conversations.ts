@@ -76,7 +76,8 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     }),
     'conversations.delete': async (req) => {
       const s = await store();
-      s.get(req.id);
+      if (!s.has(req.id))
+        throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
       if (ctx.runs.activeFor(req.id)) {
         throw new ContractError(
           'unavailable',
@@ -124,7 +125,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       return { on: getAgent(ctx).recallOn() };
     },
     'conversations.export': async (req) => {
-      const state = (await store()).get(req.id);
+      const state = await (await store()).open(req.id);
       const title = titleOf(state);
       const slug =
         title

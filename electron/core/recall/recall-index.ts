@@ -9,6 +9,7 @@
 // message (each hit is checked against the store), so a stale or half-updated index can only miss, never
 // reveal something deleted or forgotten.
 import MiniSearch, { type Options } from 'minisearch';
+import { type ConversationHead, headOf } from '../conversations/heads.js';
 import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import {
@@ -24,11 +25,16 @@ import {
 import { type Candidate, type Stored, topMatches } from './top.js';
 import { hasPhrases, matchRanges, messageText, parseQuery, snippet, term, tokenize } from './text.js';
 
+/**
+ * The conversation store as the index sees it: every conversation's head (no body is read to tell
+ * whether saved documents are current), and a body read only when its documents must be rebuilt or a hit
+ * checked.
+ */
 export interface RecallSource {
   init(): Promise<void>;
-  states(): Iterable<ConversationState>;
+  heads(): Iterable<ConversationHead>;
   has(id: string): boolean;
-  get(id: string): ConversationState;
+  open(id: string): Promise<ConversationState>;
   onChange(listener: (id: string) => void): () => void;
 }
 
@@ -78,14 +84,17 @@ const OPTIONS: Options<Doc> = {
 };
 
 /** What decides, cheaply, whether a conversation's documents can be trusted as they were saved. */
-export function conversationKey(s: ConversationState): string {
-  const m = s.meta;
-  return `${m.rev ?? ''}|${s.messages.length}|${s.messages.at(-1)?.id ?? ''}|${s.updatedAt}|${s.title}|${m.memory}|${m.noSearch === true}`;
+export function conversationKey(h: ConversationHead): string {
+  return `${h.rev ?? ''}|${h.messages}|${h.lastMessageId}|${h.updatedAt}|${h.title}|${h.memory}|${h.noSearch}`;
 }
 
-export function searchable(s: ConversationState): boolean {
-  return s.meta.memory && s.meta.noSearch !== true;
+export function searchable(s: ConversationState | ConversationHead): boolean {
+  return 'meta' in s ? s.meta.memory && s.meta.noSearch !== true : s.memory && !s.noSearch;
 }
+
+/** The state, or null when the conversation is gone (deleted meanwhile) or cannot be read now. */
+const openOrNull = (source: RecallSource, id: string): Promise<ConversationState | null> =>
+  source.has(id) ? source.open(id).catch(() => null) : Promise.resolve(null);
 
 const titleDoc = (c: string): string => `${c}#t`;
 const messageDoc = (c: string, m: string): string => `${c}/${m}`;
@@ -143,9 +152,9 @@ export class RecallIndex {
       for (const [id, [key, docs]] of Object.entries(await this.loadShard(i)))
         this.docs.set(id, { key, hashes: new Map(docs) });
     }
-    for (const state of this.source.states()) {
-      live.add(state.meta.id);
-      if (this.docs.get(state.meta.id)?.key !== conversationKey(state)) this.dirty.add(state.meta.id);
+    for (const head of this.source.heads()) {
+      live.add(head.id);
+      if (this.docs.get(head.id)?.key !== conversationKey(head)) this.dirty.add(head.id);
     }
     for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
     await this.follow(true);
@@ -222,7 +231,7 @@ export class RecallIndex {
     let done = 0;
     for (const id of [...this.dirty]) {
       this.dirty.delete(id);
-      const state = this.source.has(id) ? this.source.get(id) : null;
+      const state = await openOrNull(this.source, id);
       removed = this.reconcile(id, state) || removed;
       if (yielding && ++done % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -265,7 +274,7 @@ export class RecallIndex {
       mini.add(doc);
       hashes.set(docId, hash);
     }
-    const key = state ? conversationKey(state) : undefined;
+    const key = state ? conversationKey(headOf(state)) : undefined;
     if (key !== undefined) this.docs.set(id, { key, hashes });
     else this.docs.delete(id);
     if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);
@@ -340,7 +349,7 @@ export class RecallIndex {
       const hits: RecallHit[] = [];
       let i = 0;
       for (; i < found.top.length && hits.length < limit; i++) {
-        const hit = this.verify(found.top[i]!, terms, phrases, options);
+        const hit = await this.verify(found.top[i]!, terms, phrases, options);
         if (hit) hits.push(hit);
       }
       if (hits.length >= limit || found.total <= n) return { hits, more: i < found.total };
@@ -348,11 +357,15 @@ export class RecallIndex {
   }
 
   /** The hit as the live conversation holds it now, or null when it no longer does. */
-  private verify(r: Candidate, terms: string[], phrases: string[][], options: RecallQuery): RecallHit | null {
+  private async verify(
+    r: Candidate,
+    terms: string[],
+    phrases: string[][],
+    options: RecallQuery,
+  ): Promise<RecallHit | null> {
     const c = r.c;
-    if (!this.source.has(c)) return null;
-    const state = this.source.get(c);
-    if (!searchable(state)) return null;
+    const state = await openOrNull(this.source, c);
+    if (!state || !searchable(state)) return null;
     const id = String(r.id);
     let text: string | null;
     let message: MessageRecord | undefined;
