@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type ConversationHead, headOf } from './heads.js';
 import type { Tail } from './folder-load.js';
 import type { ConversationState } from './state.js';
-import { type CachedHead, type FileStamp, stampOf, writeCache } from './summary-cache.js';
+import { type CachedHead, type FileStamp, sameStamp, stampOf, writeCache } from './summary-cache.js';
 
 const SAVE_MS = 2_000;
 
@@ -91,8 +91,11 @@ export class SummaryBook {
           if (entry.stamp) out.push({ head: entry.head, stamp: entry.stamp });
           continue;
         }
-        const vouched = await this.vouch(id, state);
-        if (vouched) out.push(vouched);
+        const vouched = await this.vouch(id, state, entry.stamp);
+        if (vouched) {
+          entry.stamp = vouched.stamp;
+          out.push(vouched);
+        }
       }
       await writeCache(this.dir, out, durable);
     };
@@ -100,12 +103,19 @@ export class SummaryBook {
     return this.saving;
   }
 
-  private async vouch(id: string, state: ConversationState): Promise<CachedHead | null> {
+  private async vouch(id: string, state: ConversationState, last?: FileStamp): Promise<CachedHead | null> {
     const tail = this.live.tail(id);
     if (!tail || !this.live.settled(id)) return null;
     const stat = await fs.stat(path.join(this.dir, `${id}.jsonl`)).catch(() => null);
-    if (!stat || stat.ino !== tail.ino || stat.size !== tail.size) return null;
-    return { head: headOf(state), stamp: stampOf(stat) };
+    if (!stat) return null;
+    const stamp = stampOf(stat);
+    // Untouched since it was read (a torn last line included, which the replay left out too).
+    if (last && sameStamp(last, stamp)) return { head: headOf(state), stamp };
+    if (stat.ino !== tail.ino || stat.size !== tail.size) return null;
+    // Our writes only ever make a file longer (a rewrite makes a new one): the same length at another
+    // time is someone else's edit in place, which the live state does not hold.
+    if (last && last.size === stamp.size && !sameStamp(last, stamp)) return null;
+    return { head: headOf(state), stamp };
   }
 
   async close(): Promise<void> {

@@ -31,10 +31,11 @@ export interface CachedHead {
 export const sameStamp = (a: FileStamp, b: FileStamp): boolean =>
   a.size === b.size && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
 
+/** Whole milliseconds: what a copy that keeps times (cp -p, rsync, an unzip) brings back exactly. */
 export const stampOf = (s: { size: number; ino: number; mtimeMs: number }): FileStamp => ({
   size: s.size,
   ino: s.ino,
-  mtimeMs: s.mtimeMs,
+  mtimeMs: Math.floor(s.mtimeMs),
 });
 
 function parseStamp(x: unknown): FileStamp | null {
