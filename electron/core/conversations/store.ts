@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ContractError } from '../../../shared/errors.js';
 import { ID, type Tail, readBody } from './folder-load.js';
 import { headOf } from './heads.js';
+import { dropCache } from './summary-cache.js';
 import { readJsonl } from './jsonl.js';
 import { lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
@@ -272,9 +273,13 @@ export class ConversationStore extends StoreBase {
     await this.saveSummaries(true);
   }
 
-  /** Writes the summary cache now (durable: synced, for a deletion or a forget). */
-  saveSummaries(durable = false): Promise<void> {
-    return this.book.save(durable);
+  /**
+   * Writes the summary cache now. durable (a deletion, a forget): synced, and when that fails (a full
+   * disk) the cache is removed instead, so what was deleted or forgotten is not kept in it either way.
+   */
+  async saveSummaries(durable = false): Promise<void> {
+    if (!durable) return this.book.save();
+    await this.book.save(true).catch(() => dropCache(this.dir));
   }
 
   /**

@@ -77,14 +77,24 @@ export async function writeCache(dir: string, heads: Iterable<CachedHead>, durab
   const text = JSON.stringify({ v: VERSION, heads: out });
   const file = path.join(dir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  const handle = await fs.open(tmp, 'w', 0o600);
   try {
-    await handle.writeFile(text, 'utf8');
-    if (durable) await handle.datasync();
-  } finally {
-    await handle.close();
+    const handle = await fs.open(tmp, 'w', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      if (durable) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, file);
+  } catch (error) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await fs.rename(tmp, file);
+}
+
+/** The cache gone (what a failed save after a deletion or a forget falls back to: a start rebuilds it). */
+export async function dropCache(dir: string): Promise<void> {
+  await fs.rm(path.join(dir, CACHE_FILE), { force: true });
 }
 
 /** Temp files of a save cut short: they may hold titles since deleted or forgotten. */
