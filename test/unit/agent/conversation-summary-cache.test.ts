@@ -14,6 +14,8 @@ import type { ConversationRecord, MessageRecord } from '../../../electron/core/c
 import { rebuild } from '../../../electron/core/conversations/state.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
 import { CACHE_FILE } from '../../../electron/core/conversations/summary-cache.js';
+import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
+import { RecallTools } from '../../../electron/core/recall/tools.js';
 
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-summaries-'))));
@@ -231,6 +233,36 @@ describe('summary cache', () => {
       expect(again.summary(ids[1]!).messageCount).toBe(2);
     } finally {
       await again.close();
+    }
+  });
+
+  it('after a restart, the recall index loads and recent_conversations lists without reading a body', async () => {
+    let store = new ConversationStore(dir);
+    let index = new RecallIndex(store, path.join(dir, '.recall-index'));
+    await index.open();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const words = i === 7 ? 'the saffron risotto place' : `ordinary chat number ${i}`;
+      ids.push((await store.create({ memory: true, title: `Chat ${i}`, records: [msg(words)] })).meta.id);
+    }
+    await index.close();
+    await store.close();
+    store = new ConversationStore(dir);
+    index = new RecallIndex(store, path.join(dir, '.recall-index'));
+    const tools = new RecallTools(index, store);
+    try {
+      await index.open();
+      const recent = await tools.execute('recent_conversations', { limit: 20 }, 'none');
+      expect(recent.content).toContain('ordinary chat number 3');
+      expect(recent.content).toContain('the saffron risotto place');
+      expect(store.stats).toMatchObject({ replayed: 0, opened: 0 });
+      // A search reads the bodies of its hits only (each hit is checked against what the file holds).
+      const { hits } = await index.search('saffron');
+      expect(hits.map((h) => h.conversationId)).toEqual([ids[7]]);
+      expect(store.stats.opened).toBe(1);
+    } finally {
+      await index.close();
+      await store.close();
     }
   });
 });
