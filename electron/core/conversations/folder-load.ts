@@ -1,6 +1,6 @@
-// Reading a conversations folder at start: the summary cache (summary-cache.ts) and a stat per file,
-// never a body, except for files the cache does not describe as they are now: those are replayed, and
-// their states kept (they have been read anyway). Also the one place that reads a body on demand
+// Reading a conversations folder at start, in two steps: the listing and the summary cache
+// (summary-cache.ts), then a stat per file, never a body, except for files the cache does not describe
+// as they are now: those are replayed, and their states kept (they have been read anyway). Also the one place that reads a body on demand
 // (readBody), with where our view of the file ends (the store's catch-up compares against it).
 import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -53,25 +53,46 @@ export interface Folder {
 
 const LOAD_BATCH = 16;
 
-/** Every conversation of `dir` (created if missing), by id; files that are not one are skipped. */
-export async function loadFolder(dir: string): Promise<Folder> {
+/** A folder's conversation ids (from its listing) and what the summary cache says of them. */
+export interface Listing {
+  ids: string[];
+  cache: Map<string, CachedHead>;
+}
+
+/** The first step of a start: one listing and one file read, nothing per conversation. */
+export async function listFolder(dir: string): Promise<Listing> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const [names, cache] = await Promise.all([fs.readdir(dir), readCache(dir)]);
   if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
-  const heads: Folder['heads'] = new Map();
-  const bodies = new Map<string, Body>();
-  const stale: string[] = [];
+  const ids: string[] = [];
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
     const id = name.slice(0, -'.jsonl'.length);
-    if (!ID.test(id)) continue;
+    if (ID.test(id)) ids.push(id);
+  }
+  return { ids, cache };
+}
+
+/** The cache names every file listed (then its heads can be shown while they are checked). */
+export const covers = ({ ids, cache }: Listing): boolean => ids.every((id) => cache.has(id));
+
+/**
+ * The second step: each cached head checked against its file's stat, and the files it does not describe
+ * as they are now replayed. Conversations that are not one (foreign names, a meta naming another id, no
+ * meta at all) are skipped.
+ */
+export async function checkFolder(dir: string, { ids, cache }: Listing): Promise<Folder> {
+  const heads: Folder['heads'] = new Map();
+  const bodies = new Map<string, Body>();
+  const stale: string[] = [];
+  for (const id of ids) {
     const cached = cache.get(id);
     // A stat each, synchronously: a thousand take a few milliseconds, a tenth of what the same stats
-    // queued on the thread pool took, and nothing else waits on the event loop while a folder loads.
+    // queued on the thread pool took.
     let stamp: FileStamp | null = null;
     if (cached) {
       try {
-        stamp = stampOf(statSync(path.join(dir, name)));
+        stamp = stampOf(statSync(path.join(dir, `${id}.jsonl`)));
       } catch {
         continue; // gone since the listing
       }

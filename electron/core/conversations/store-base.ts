@@ -11,7 +11,17 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
-import { type Body, type LoadStats, type Tail, loadFolder, readBody, readBodySync } from './folder-load.js';
+import {
+  type Body,
+  type Folder,
+  type LoadStats,
+  type Tail,
+  checkFolder,
+  covers,
+  listFolder,
+  readBody,
+  readBodySync,
+} from './folder-load.js';
 import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
@@ -80,19 +90,58 @@ export class StoreBase {
     );
   }
 
-  /** Reads every conversation's head once; later calls wait for the same load. */
+  /** Reads every conversation's head once, checked against its file; later calls wait for the same load. */
   init(): Promise<void> {
-    this.loaded ??= this.load();
-    return this.loaded;
+    this.start();
+    return this.loaded!;
   }
 
-  protected async load(): Promise<void> {
-    const { heads, bodies, stats } = await loadFolder(this.dir);
+  /**
+   * The heads can be listed: at once from the summary cache when it names every file (each is still
+   * being checked against its file's stat, and a change found is announced through onChange), otherwise
+   * once the load is done. Only the list waits on this alone; everything else waits on init.
+   */
+  ready(): Promise<void> {
+    this.start();
+    return this.listed!;
+  }
+
+  private listed: Promise<void> | null = null;
+
+  private start(): void {
+    if (this.loaded) return;
+    const listing = listFolder(this.dir);
+    this.loaded = listing.then(async (l) => this.apply(await checkFolder(this.dir, l)));
+    this.listed = listing.then((l) => {
+      if (!covers(l)) return this.loaded!;
+      this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
+      this.early = true;
+    });
+    // Either one failing is reported by whoever awaits it.
+    this.listed.catch(() => undefined);
+  }
+
+  /** The heads were listed from the cache before being checked: what the check changes is announced. */
+  private early = false;
+
+  private apply({ heads, bodies, stats }: Folder): void {
     for (const [id, { state, tail }] of bodies) {
+      if (this.byId.has(id)) continue; // read synchronously meanwhile (store.get)
       this.byId.set(id, state);
       this.tails.set(id, tail);
     }
-    this.book.load(heads);
+    if (this.early) {
+      for (const id of this.book.ids())
+        if (!heads.has(id)) {
+          this.book.delete(id);
+          this.changed(id);
+        }
+      for (const [id, entry] of heads) {
+        if (entry === this.book.entry(id)) continue;
+        this.book.load([[id, entry]]);
+        this.changed(id);
+      }
+    } else this.book.load(heads);
     Object.assign(this.counts, stats);
     // Files the cache did not describe were replayed: save their heads, so the next start need not.
     if (stats.replayed > 0) this.book.changed();

@@ -361,6 +361,10 @@ export class ConversationStore extends StoreBase {
     // Runs have ended (their leases went back with them); anything still held goes back now.
     for (const lock of this.leases.values()) lock.releaseSync();
     this.leases.clear();
-    if (this.loaded) await this.book.close();
+    if (this.loaded) {
+      // A check of the heads still running finishes first (what it found is saved with the rest).
+      await this.loaded.catch(() => undefined);
+      await this.book.close();
+    }
   }
 }

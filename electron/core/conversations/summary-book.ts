@@ -24,6 +24,8 @@ export interface LiveView {
 export class SummaryBook {
   private readonly entries = new Map<string, { head: ConversationHead; stamp?: FileStamp }>();
   private timer: NodeJS.Timeout | null = null;
+  /** Changed since the last save began (a start that found the cache current writes nothing). */
+  private dirty = false;
   private saving: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -43,6 +45,11 @@ export class SummaryBook {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** What the book holds for a conversation (the head read or last set, and its file's stamp then). */
+  entry(id: string): { head: ConversationHead; stamp?: FileStamp } | undefined {
+    return this.entries.get(id);
   }
 
   /** The head as it is now: from the live state when the conversation is open. */
@@ -71,6 +78,7 @@ export class SummaryBook {
 
   /** Something changed: save within SAVE_MS. */
   changed(): void {
+    this.dirty = true;
     if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -84,6 +92,9 @@ export class SummaryBook {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const run = async (): Promise<void> => {
+      if (!this.dirty && !durable) return;
+      this.dirty = false;
+      let later = false;
       const out: CachedHead[] = [];
       for (const [id, entry] of this.entries) {
         const state = this.live.state(id);
@@ -92,20 +103,32 @@ export class SummaryBook {
           continue;
         }
         const vouched = await this.vouch(id, state, entry.stamp);
-        if (vouched) {
+        // Writes still on their way: saved by the next save (a run's last write is followed by none).
+        if (vouched === 'later') later = true;
+        else if (vouched) {
           entry.stamp = vouched.stamp;
           out.push(vouched);
         }
       }
-      await writeCache(this.dir, out, durable);
+      try {
+        await writeCache(this.dir, out, durable);
+      } catch (error) {
+        this.dirty = true;
+        throw error;
+      }
+      if (later) this.changed();
     };
     this.saving = this.saving.then(run, run);
     return this.saving;
   }
 
-  private async vouch(id: string, state: ConversationState, last?: FileStamp): Promise<CachedHead | null> {
+  private async vouch(
+    id: string,
+    state: ConversationState,
+    last?: FileStamp,
+  ): Promise<CachedHead | 'later' | null> {
     const tail = this.live.tail(id);
-    if (!tail || !this.live.settled(id)) return null;
+    if (!tail || !this.live.settled(id)) return 'later';
     const stat = await fs.stat(path.join(this.dir, `${id}.jsonl`)).catch(() => null);
     if (!stat) return null;
     const stamp = stampOf(stat);

@@ -30,14 +30,13 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
   };
   return {
     'conversations.list': async () => {
-      const s = await store();
-      // Conversations another process started (a CLI run) are in the list too, and their changes keep
-      // arriving while a window shows it (conversations.changed).
-      await s.discover();
-      s.watchFolder((id) => getAgent(ctx).forget(id));
-      const list = s.list();
+      // From the summary cache as soon as it is read: a head found out of date by the check that follows
+      // is announced (conversations.changed), like any other change.
+      const agent = getAgent(ctx);
+      await agent.store.ready();
+      const list = agent.store.list();
       // A window is showing the list: load the recall index soon, off the path of its first requests.
-      getAgent(ctx).recall.warm();
+      agent.recall.warm();
       return { conversations: list };
     },
     'conversations.get': async (req) => {

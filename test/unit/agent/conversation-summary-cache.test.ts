@@ -265,4 +265,53 @@ describe('summary cache', () => {
       await store.close();
     }
   });
+
+  it('lists from the cache at once, then announces what the check against the files changed', async () => {
+    const store = new ConversationStore(dir);
+    await store.init();
+    const a = (await store.create({ memory: true, title: 'Kept', records: [msg('one')] })).meta.id;
+    const b = (await store.create({ memory: true, title: 'Appended to', records: [msg('two')] })).meta.id;
+    const c = (await store.create({ memory: true, title: 'Deleted', records: [msg('three')] })).meta.id;
+    await store.close();
+    // Another process, after our last save: one more message in b, c's file removed.
+    await appendFile(file(b), line(msg('from elsewhere')));
+    await rm(file(c));
+    const again = new ConversationStore(dir);
+    const changed: string[] = [];
+    again.onChange((id) => changed.push(id));
+    try {
+      await again.ready();
+      // Listed before the check has read b's file again: as the cache had it.
+      expect(again.summary(b).messageCount).toBe(1);
+      await again.init();
+      // c's file is not in the listing: never listed, so nothing to announce.
+      expect(changed).toEqual([b]);
+      expect(again.list().map((s) => [s.id, s.messageCount])).toEqual(
+        expect.arrayContaining([
+          [a, 1],
+          [b, 2],
+        ]),
+      );
+      expect(again.has(c)).toBe(false);
+      expect(started(again)).toEqual(await replayed());
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('with no cache (a folder from before it existed), the list waits for the files', async () => {
+    const store = new ConversationStore(dir);
+    await store.init();
+    for (let i = 0; i < 3; i++) await store.create({ memory: true, records: [msg(`hi ${i}`)] });
+    await store.close();
+    await rm(path.join(dir, CACHE_FILE));
+    const again = new ConversationStore(dir);
+    try {
+      await again.ready();
+      expect(again.list()).toHaveLength(3);
+      expect(again.stats.replayed).toBe(3);
+    } finally {
+      await again.close();
+    }
+  });
 });
