@@ -101,18 +101,6 @@ export function parseHead(id: string, x: unknown): ConversationHead | null {
     isString(h.lastMessageId) &&
     isCount(h.shown) &&
     isString(h.firstLine);
-  if (!ok) return null;
-  return {
-    id,
-    ...(h.rev !== undefined ? { rev: h.rev as string } : {}),
-    title: h.title as string,
-    createdAt: h.createdAt as string,
-    updatedAt: h.updatedAt as string,
-    memory: h.memory as boolean,
-    noSearch: h.noSearch as boolean,
-    messages: h.messages as number,
-    lastMessageId: h.lastMessageId as string,
-    shown: h.shown as number,
-    firstLine: h.firstLine as string,
-  };
+  // The parsed object itself (a copy of each of a thousand heads was a good part of a start's time).
+  return ok ? (h as unknown as ConversationHead) : null;
 }

@@ -111,8 +111,13 @@ export class StoreBase {
   private start(): void {
     if (this.loaded) return;
     const listing = listFolder(this.dir);
-    this.loaded = listing.then(async (l) => this.apply(await checkFolder(this.dir, l)));
+    // The check a turn later: its stats run after whoever waits on `listed` (the first list) is answered.
+    this.loaded = listing.then(async (l) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.apply(await checkFolder(this.dir, l));
+    });
     this.listed = listing.then((l) => {
+      this.listedAt = Date.now();
       if (!covers(l)) return this.loaded!;
       this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
       this.early = true;
@@ -120,6 +125,9 @@ export class StoreBase {
     // Either one failing is reported by whoever awaits it.
     this.listed.catch(() => undefined);
   }
+
+  /** When the start's listing of the folder was taken (store.discover need not list it again at once). */
+  protected listedAt = 0;
 
   /** The heads were listed from the cache before being checked: what the check changes is announced. */
   private early = false;

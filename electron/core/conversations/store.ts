@@ -10,16 +10,21 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ContractError } from '../../../shared/errors.js';
 import { ID, type Tail, readBody } from './folder-load.js';
+import { followFolder, unknownFiles } from './folder-watch.js';
 import { headOf } from './heads.js';
-import { dropCache } from './summary-cache.js';
+import { HeldRedactions } from './held-redactions.js';
 import { readJsonl } from './jsonl.js';
 import { lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
 import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase, busy, notFound } from './store-base.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
+import { dropCache } from './summary-cache.js';
 
 export { CHAT_SYNC_MS, UNTITLED, byNewest, summarize, titleOf, type StoreStats };
+
+/** How long after the start's listing of the folder discover() trusts it. */
+const FRESH_LISTING_MS = 1_000;
 
 /** A run's hold on a conversation, across processes; see ConversationStore.lease. */
 export interface ConversationLease {
@@ -30,6 +35,9 @@ export interface ConversationLease {
 }
 
 export class ConversationStore extends StoreBase {
+  private readonly held = new HeldRedactions();
+  private unwatch: (() => void) | undefined;
+
   /** A new conversation; `records` (such as its first message) are written with it, in one write. */
   async create(options: {
     title?: string | undefined;
@@ -63,6 +71,7 @@ export class ConversationStore extends StoreBase {
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
+    this.held.apply(id, records, state.messages.slice(-1));
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
   }
@@ -70,6 +79,7 @@ export class ConversationStore extends StoreBase {
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
+    this.held.apply(id, records, state.messages.slice(-1));
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
   }
@@ -200,11 +210,15 @@ export class ConversationStore extends StoreBase {
 
   /** Loads the conversations another process started here since we read the folder; returns how many. */
   async discover(): Promise<number> {
-    await this.init();
+    // The list's own wait (store-base.ts's ready): a start from the cache does not wait for its check.
+    await this.ready();
+    // The start listed the folder a moment ago (the window's first list): a file created since is seen
+    // by the folder watch the list starts next, or by the next list.
+    if (Date.now() - this.listedAt < FRESH_LISTING_MS) return 0;
     // A file still being created by us is ours (its tail exists before its first write), not new.
-    const fresh = await unknownFiles(this.dir, (id) => this.byId.has(id) || this.tails.has(id));
+    const fresh = await unknownFiles(this.dir, (id) => this.book.has(id) || this.tails.has(id));
     if (fresh.length > 0) await this.reloadFiles(fresh);
-    return fresh.filter((id) => this.byId.has(id)).length;
+    return fresh.filter((id) => this.book.has(id)).length;
   }
 
   /** Until close (a window shows the list), new and changed files are followed (folder-watch.ts). */
@@ -340,6 +354,8 @@ export class ConversationStore extends StoreBase {
     if (!this.book.has(id)) return false; // deleted meanwhile: its file is gone with it
     // Not open: only its file holds copies (and its head, read again below if the file changed).
     const state = this.byId.get(id);
+    // A run here holds it: what the run writes from now on may quote what it read before (held-redactions.ts).
+    if (state && this.leases.has(id)) this.held.hold(id, redact);
     const live = state
       ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
       : false;
@@ -351,6 +367,11 @@ export class ConversationStore extends StoreBase {
     if (!state && onDisk) await this.reloadFiles([id]);
     else if (live) this.changed(id);
     return live || onDisk;
+  }
+
+  private dropLease(id: string): void {
+    this.leases.delete(id);
+    this.held.release(id);
   }
 
   async close(): Promise<void> {

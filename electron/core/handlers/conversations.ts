@@ -30,11 +30,15 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
   };
   return {
     'conversations.list': async () => {
-      // From the summary cache as soon as it is read: a head found out of date by the check that follows
-      // is announced (conversations.changed), like any other change.
       const agent = getAgent(ctx);
-      await agent.store.ready();
-      const list = agent.store.list();
+      const s = agent.store;
+      // Conversations another process started (a CLI run) are in the list too, and their changes keep
+      // arriving while a window shows it (conversations.changed). At start the list comes from the
+      // summary cache as soon as it is read: a head the check that follows finds out of date is announced
+      // the same way.
+      await s.discover();
+      s.watchFolder((id) => agent.forget(id));
+      const list = s.list();
       // A window is showing the list: load the recall index soon, off the path of its first requests.
       agent.recall.warm();
       return { conversations: list };
