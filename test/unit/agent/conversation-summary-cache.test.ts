@@ -82,7 +82,14 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.constant({ op: 'dropCache' as const }),
   fc.record({
     op: fc.constant('damageCache' as const),
-    text: fc.constantFrom('', '{', 'null', '{"v":1,"heads":{"x":{"head":1,"stamp":[1,2,3]}}}'),
+    text: fc.constantFrom(
+      '',
+      '{',
+      'null',
+      '{"v":1,"heads":{"x":{"head":1,"stamp":[1,2,3]}}}',
+      '{"v":1,"heads":[["x",null],[1,2,3,4,5,6,7,8,9,10,11,12,13,14],"row"]}',
+      '{"v":1,"heads":[["../x",null,"t","a","b",true,false,1,"m",1,"",1,1,1]]}',
+    ),
   }),
   fc.constant({ op: 'restart' as const }),
 );
