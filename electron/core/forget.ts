@@ -97,8 +97,8 @@ async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise<void> 
   const dir = conversationsDir(ctx);
   const agent = getAgent(ctx);
   await agent.redactForgotten(redactor, async (file) => redactConversationFile(file, redactor));
-  const loaded = new Set([...agent.store.states()].map((s) => `${s.meta.id}.jsonl`));
-  // Files the store did not load (damaged, or written by a newer version) may hold copies too.
+  const loaded = new Set(agent.store.ids().map((id) => `${id}.jsonl`));
+  // Files the store does not know (damaged, or written by a newer version) may hold copies too.
   for (const name of listing(dir)) {
     if (!name.endsWith('.jsonl') || loaded.has(name)) continue;
     const file = path.join(dir, name);

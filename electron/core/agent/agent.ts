@@ -9,7 +9,7 @@ import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
 import type { Redactor } from '../conversations/redact.js';
-import { ConversationStore, summarize } from '../conversations/store.js';
+import { ConversationStore } from '../conversations/store.js';
 import type { RunStatus } from '../../../shared/channels/chat.js';
 import type { RunHandle } from '../runs.js';
 import { Accounting } from './accounting.js';
@@ -73,7 +73,7 @@ export class Agent {
     private readonly options: AgentOptions = {},
   ) {
     const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
-    this.store = new ConversationStore(dir);
+    this.store = new ConversationStore(dir, { warn: (message, fields) => ctx.log.warn(message, fields) });
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),
       warn: (message, fields) => ctx.log.warn(message, fields),
@@ -162,14 +162,18 @@ export class Agent {
   async redactForgotten(redactor: Redactor, rewrite: (file: string) => Promise<boolean>): Promise<string[]> {
     await this.store.init();
     const changed: string[] = [];
-    for (const state of [...this.store.states()]) {
-      const id = state.meta.id;
+    // Every conversation, open or not (one not open here has its copies in its file only).
+    for (const id of this.store.ids()) {
       const redacted = await this.store.redact(id, (records) => redactor.records(records), rewrite);
       if (!redacted) continue;
       changed.push(id);
-      dropBuiltHistory(state);
+      const state = this.store.peek(id);
+      if (state) dropBuiltHistory(state);
       this.accountings.delete(id);
     }
+    // The summary cache may have held a copy too (in a title or a first line): replaced before the
+    // forget answers.
+    if (changed.length > 0) await this.store.saveSummaries(true);
     // Forgotten means gone from the recall index too, on disk included, before the forget answers.
     if (changed.length > 0) {
       await this.recall.open();
@@ -354,7 +358,7 @@ export class Agent {
   }
 
   summary(conversationId: string) {
-    return summarize(this.store.get(conversationId));
+    return this.store.summary(conversationId);
   }
 
   /** Stops following memory changes and closes the conversation files (after pending appends). */

@@ -1,10 +1,22 @@
-// Reading a conversations folder at start: every `<id>.jsonl` replayed into its state, with where our view
-// of the file ends (the store's catch-up compares against it).
-import { promises as fs } from 'node:fs';
+// Reading a conversations folder at start, in two steps: the listing and the summary cache
+// (summary-cache.ts), then a stat per file, never a body, except for files the cache does not describe
+// as they are now: those are replayed, and their states kept (they have been read anyway). Also the one place that reads a body on demand
+// (readBody), with where our view of the file ends (the store's catch-up compares against it).
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readJsonl } from './jsonl.js';
+import { type ConversationHead, headOf } from './heads.js';
+import { parseLines } from './jsonl.js';
 import type { ConversationRecord } from './records.js';
 import { type ConversationState, rebuild } from './state.js';
+import {
+  CACHE_FILE,
+  type CachedHead,
+  type FileStamp,
+  readCache,
+  removeCacheLeftovers,
+  sameStamp,
+  stampOf,
+} from './summary-cache.js';
 
 /** The ids the store accepts: also file names, so no separators, dots or spaces. */
 export const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -19,41 +31,121 @@ export interface Tail {
   size: number;
 }
 
-const LOAD_BATCH = 16;
-
-/** Every conversation of `dir` (created if missing), by id; files that are not one are skipped. */
-export async function loadFolder(
-  dir: string,
-): Promise<Map<string, { state: ConversationState; tail: Tail }>> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const ids = (await fs.readdir(dir))
-    .map((name) => (name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : ''))
-    .filter((id) => ID.test(id));
-  const out = new Map<string, { state: ConversationState; tail: Tail }>();
-  // A batch of files at a time: one after the other, a space of 100 conversations took longer to list
-  // than the 300 ms a switch to it may take; all at once, a big folder would exhaust file handles.
-  for (let i = 0; i < ids.length; i += LOAD_BATCH) {
-    const batch = ids.slice(i, i + LOAD_BATCH);
-    const loaded = await Promise.all(batch.map((id) => loadOne(dir, id)));
-    batch.forEach((id, j) => {
-      const one = loaded[j];
-      if (one) out.set(id, one);
-    });
-  }
-  return out;
+/** A conversation read from its file. */
+export interface Body {
+  state: ConversationState;
+  tail: Tail;
+  /** The file's stat the state is the replay of; absent when the file changed while it was read. */
+  stamp?: FileStamp;
 }
 
-async function loadOne(
-  dir: string,
-  id: string,
-): Promise<{ state: ConversationState; tail: Tail } | undefined> {
-  const file = path.join(dir, `${id}.jsonl`);
+/** What a start did: how many heads came from the cache and how many files it replayed (tests, benches). */
+export interface LoadStats {
+  cached: number;
+  replayed: number;
+}
+
+export interface Folder {
+  heads: Map<string, CachedHead | { head: ConversationHead; stamp?: FileStamp }>;
+  bodies: Map<string, Body>;
+  stats: LoadStats;
+}
+
+const LOAD_BATCH = 16;
+
+/** A folder's conversation ids (from its listing) and what the summary cache says of them. */
+export interface Listing {
+  ids: string[];
+  cache: Map<string, CachedHead>;
+}
+
+/** The first step of a start: one listing and one file read, nothing per conversation. */
+export async function listFolder(dir: string): Promise<Listing> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const [names, cache] = await Promise.all([fs.readdir(dir), readCache(dir)]);
+  if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
+  const ids: string[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    const id = name.slice(0, -'.jsonl'.length);
+    if (ID.test(id)) ids.push(id);
+  }
+  return { ids, cache };
+}
+
+/** The cache names every file listed (then its heads can be shown while they are checked). */
+export const covers = ({ ids, cache }: Listing): boolean => ids.every((id) => cache.has(id));
+
+/**
+ * The second step: each cached head checked against its file's stat, and the files it does not describe
+ * as they are now replayed. Conversations that are not one (foreign names, a meta naming another id, no
+ * meta at all) are skipped.
+ */
+export async function checkFolder(dir: string, { ids, cache }: Listing): Promise<Folder> {
+  const heads: Folder['heads'] = new Map();
+  const bodies = new Map<string, Body>();
+  const stale: string[] = [];
+  for (const id of ids) {
+    const cached = cache.get(id);
+    // A stat each, synchronously: a thousand take a few milliseconds, a tenth of what the same stats
+    // queued on the thread pool took.
+    let stamp: FileStamp | null = null;
+    if (cached) {
+      try {
+        stamp = stampOf(statSync(path.join(dir, `${id}.jsonl`)));
+      } catch {
+        continue; // gone since the listing
+      }
+    }
+    if (cached && stamp && sameStamp(cached.stamp, stamp)) heads.set(id, cached);
+    else stale.push(id);
+  }
+  // The rest a batch of files at a time: one after the other, a space of 100 conversations took longer
+  // to list than the 300 ms a switch to it may take; all at once, a big folder would exhaust file handles.
+  for (let i = 0; i < stale.length; i += LOAD_BATCH) {
+    const batch = stale.slice(i, i + LOAD_BATCH);
+    const loaded = await Promise.all(batch.map((id) => readBody(dir, id).catch(() => undefined)));
+    batch.forEach((id, j) => {
+      const body = loaded[j];
+      if (!body) return;
+      bodies.set(id, body);
+      heads.set(id, { head: headOf(body.state), ...(body.stamp ? { stamp: body.stamp } : {}) });
+    });
+  }
+  return { heads, bodies, stats: { cached: heads.size - bodies.size, replayed: bodies.size } };
+}
+
+function bodyOf(id: string, data: Buffer, before: FileStamp, after: FileStamp): Body | undefined {
   // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
   // it, under the lock, before our next write.
-  const [{ records, bytes }, { ino }] = await Promise.all([
-    readJsonl<ConversationRecord>(file, { repair: false }),
-    fs.stat(file),
-  ]);
+  const { records, bytes } = parseLines<ConversationRecord>(data);
   const state = rebuild(records);
-  return state && state.meta.id === id ? { state, tail: { ino, size: bytes } } : undefined;
+  if (!state || state.meta.id !== id) return undefined;
+  const steady = sameStamp(before, after) && data.length === before.size;
+  return { state, tail: { ino: after.ino, size: bytes }, ...(steady ? { stamp: after } : {}) };
+}
+
+/** A conversation's state from its file: undefined when the file is not that conversation. */
+export async function readBody(dir: string, id: string): Promise<Body | undefined> {
+  const handle = await fs.open(path.join(dir, `${id}.jsonl`), 'r');
+  try {
+    // Stat, read, stat: the state describes that stat only if nothing was appended meanwhile.
+    const before = stampOf(await handle.stat());
+    const data = await handle.readFile();
+    return bodyOf(id, data, before, stampOf(await handle.stat()));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** readBody for a synchronous caller (store.get of a conversation nobody opened first). */
+export function readBodySync(dir: string, id: string): Body | undefined {
+  const fd = openSync(path.join(dir, `${id}.jsonl`), 'r');
+  try {
+    const before = stampOf(fstatSync(fd));
+    const data = readFileSync(fd);
+    return bodyOf(id, data, before, stampOf(fstatSync(fd)));
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -90,7 +90,7 @@ export async function readFirstJsonl<T>(file: string, max = 64 * 1024): Promise<
   }
 }
 
-function parseLines<T>(data: Buffer): ReadResult<T> {
+export function parseLines<T>(data: Buffer): ReadResult<T> {
   const lastNewline = data.lastIndexOf(0x0a);
   const bytes = lastNewline + 1;
   const torn = bytes < data.length;

@@ -1,41 +1,30 @@
-// Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. All
-// states are loaded once and kept in memory (list and search need them anyway); every change is written to
-// the file first and then applied to the in-memory state, the same way a restart replays it.
+// Conversations on disk: one append-only JSONL file per conversation in DATA_DIR/conversations/. Every
+// change is written to the file first and then applied to the in-memory state, the same way a replay of
+// the file rebuilds it. What the store knows of its folder, and how it stays in line with the disk and
+// with other processes, is in store-base.ts; here are the operations on conversations.
 //
-// Several processes may open one data folder (the app and a CLI run), so every write to an existing
-// conversation happens under its file lock (lock.ts), after catching up with what others appended: a run
-// holds the lock for its whole length (a lease, taken once, so the loop's writes pay nothing for it), any
-// other change takes it for that change. The catch-up is a stat: the file's size against where our own
-// writes left it.
+// A run holds its conversation's file lock for its whole length (a lease, taken once, so the loop's
+// writes pay nothing for it); any other change takes it for that change.
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { ContractError } from '../../../shared/errors.js';
-import { ID, type Tail, loadFolder } from './folder-load.js';
+import { ID, type Tail, readBody } from './folder-load.js';
 import { followFolder, unknownFiles } from './folder-watch.js';
+import { headOf } from './heads.js';
 import { HeldRedactions } from './held-redactions.js';
-import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
-import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
+import { readJsonl } from './jsonl.js';
+import { lockFile } from './lock.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
+import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase, busy, notFound } from './store-base.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
+import { dropCache } from './summary-cache.js';
 
-export { UNTITLED, byNewest, summarize, titleOf };
+export { CHAT_SYNC_MS, UNTITLED, byNewest, summarize, titleOf, type StoreStats };
 
-/**
- * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
- * written at once and synced within this time: against a fast endpoint many turns share one disk sync (on the test machine a
- * sync costs about a tenth of a zero-latency turn), while against the real API, whose turns take seconds,
- * each message still gets its own. A memory write and the end of a run sync at once; so do the other
- * changes (rename, pin, truncate), which are rare and awaited by the user.
- */
-export const CHAT_SYNC_MS = 50;
-
-/** How long a change waits for another process's short change; a run there holds the lock far longer. */
-const LOCK_WAIT_MS = 1_500;
-
-/** Conversation files read at once when the store loads. */
+/** How long after the start's listing of the folder discover() trusts it. */
+const FRESH_LISTING_MS = 1_000;
 
 /** A run's hold on a conversation, across processes; see ConversationStore.lease. */
 export interface ConversationLease {
@@ -45,64 +34,9 @@ export interface ConversationLease {
   release(): Promise<void>;
 }
 
-const busy = (): ContractError =>
-  new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
-
-export class ConversationStore {
-  private readonly byId = new Map<string, ConversationState>();
-  private readonly writers = new Map<string, JsonlWriter>();
-  private readonly tails = new Map<string, Tail>();
-  private readonly leases = new Map<string, FileLock>();
-  private readonly serial = new KeyedSerial();
+export class ConversationStore extends StoreBase {
   private readonly held = new HeldRedactions();
-  private readonly listeners = new Set<(id: string) => void>();
-  private loaded: Promise<void> | null = null;
   private unwatch: (() => void) | undefined;
-
-  constructor(readonly dir: string) {}
-
-  /** Loads every conversation once; later calls wait for the same load. */
-  init(): Promise<void> {
-    this.loaded ??= this.load();
-    return this.loaded;
-  }
-
-  private async load(): Promise<void> {
-    for (const [id, { state, tail }] of await loadFolder(this.dir)) {
-      this.byId.set(id, state);
-      this.tails.set(id, tail);
-    }
-  }
-
-  /** Called with the conversation's id after every change to it (its creation and deletion included). */
-  onChange(listener: (id: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(id: string): void {
-    for (const listener of this.listeners) listener(id);
-  }
-
-  list(): ConversationSummary[] {
-    return [...this.byId.values()].map(summarize).sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
-  }
-
-  states(): Iterable<ConversationState> {
-    return this.byId.values();
-  }
-
-  has(id: string): boolean {
-    return this.byId.has(id);
-  }
-
-  get(id: string): ConversationState {
-    // Only well-formed ids are ever loaded or created, so an unknown or malformed one is simply not found.
-    const state = this.byId.get(id);
-    if (!state)
-      throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
-    return state;
-  }
 
   /** A new conversation; `records` (such as its first message) are written with it, in one write. */
   async create(options: {
@@ -129,13 +63,14 @@ export class ConversationStore {
     const state = emptyState(meta);
     for (const record of records) applyRecord(state, record);
     this.byId.set(meta.id, state);
+    this.book.set(meta.id, headOf(state));
     this.changed(meta.id);
     return state;
   }
 
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
-    const state = this.get(id);
+    const state = await this.open(id);
     this.held.apply(id, records, state.messages.slice(-1));
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
@@ -143,7 +78,7 @@ export class ConversationStore {
 
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
-    const state = this.get(id);
+    const state = await this.open(id);
     this.held.apply(id, records, state.messages.slice(-1));
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
@@ -180,8 +115,8 @@ export class ConversationStore {
    * Throws "This conversation is answering in another window" (changing nothing) when a run in another
    * process holds it. One lease per conversation per process (the agent's claim keeps runs apart here).
    */
-  lease(id: string): Promise<ConversationLease> {
-    this.get(id);
+  async lease(id: string): Promise<ConversationLease> {
+    await this.open(id);
     return this.serial.run(id, async () => {
       if (this.leases.has(id)) throw busy();
       const lock = await lockFile(this.fileOf(id), {
@@ -229,8 +164,8 @@ export class ConversationStore {
    * (complete lines only: appends are final once written, and a rewrite replaces the file in one rename),
    * so a window opening it shows their turns. Returns the records applied; a stat when nothing changed.
    */
-  refresh(id: string): Promise<number> {
-    this.get(id);
+  async refresh(id: string): Promise<number> {
+    await this.open(id);
     return this.serial.run(id, () => (this.leases.has(id) ? Promise.resolve(0) : this.catchUp(id, false)));
   }
 
@@ -248,7 +183,9 @@ export class ConversationStore {
         const file = this.fileOf(id);
         const stat = await fs.stat(file).catch(() => null);
         if (!stat) {
-          if (!this.byId.delete(id)) return;
+          const known = this.book.has(id);
+          this.book.delete(id);
+          if (!this.byId.delete(id) && !known) return;
           this.tails.delete(id);
           await this.writers.get(id)?.close();
           this.writers.delete(id);
@@ -258,12 +195,13 @@ export class ConversationStore {
           await this.catchUp(id, false).catch(() => 0);
           return;
         }
-        const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: false });
-        const state = rebuild(records);
-        if (state && state.meta.id === id) {
-          this.byId.set(id, state);
-          this.tails.set(id, { ino: stat.ino, size: bytes });
-        }
+        // Not open here: its head is read again from the file (which is then open).
+        const body = await readBody(this.dir, id).catch(() => undefined);
+        if (body) {
+          this.byId.set(id, body.state);
+          this.tails.set(id, body.tail);
+          this.book.set(id, headOf(body.state), body.stamp);
+        } else this.book.delete(id);
       });
       // Each one named: the recall index follows the store by conversation id.
       this.changed(id);
@@ -272,11 +210,15 @@ export class ConversationStore {
 
   /** Loads the conversations another process started here since we read the folder; returns how many. */
   async discover(): Promise<number> {
-    await this.init();
+    // The list's own wait (store-base.ts's ready): a start from the cache does not wait for its check.
+    await this.ready();
+    // The start listed the folder a moment ago (the window's first list): a file created since is seen
+    // by the folder watch the list starts next, or by the next list.
+    if (Date.now() - this.listedAt < FRESH_LISTING_MS) return 0;
     // A file still being created by us is ours (its tail exists before its first write), not new.
-    const fresh = await unknownFiles(this.dir, (id) => this.byId.has(id) || this.tails.has(id));
+    const fresh = await unknownFiles(this.dir, (id) => this.book.has(id) || this.tails.has(id));
     if (fresh.length > 0) await this.reloadFiles(fresh);
-    return fresh.filter((id) => this.byId.has(id)).length;
+    return fresh.filter((id) => this.book.has(id)).length;
   }
 
   /** Until close (a window shows the list), new and changed files are followed (folder-watch.ts). */
@@ -295,7 +237,7 @@ export class ConversationStore {
     id: string,
     transform: (records: ConversationRecord[]) => ConversationRecord[],
   ): Promise<ConversationState> {
-    const state = this.get(id);
+    const state = await this.open(id);
     await this.locked(id, async () => {
       const file = this.fileOf(id);
       await this.writers.get(id)?.flushed();
@@ -329,16 +271,29 @@ export class ConversationStore {
   }
 
   async delete(id: string): Promise<void> {
-    this.get(id);
+    await this.init();
+    if (!this.has(id)) throw notFound();
     await this.locked(id, async () => {
       const writer = this.writers.get(id);
       this.writers.delete(id);
+      this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
       await writer?.close();
       await fs.rm(this.fileOf(id), { force: true });
     });
     this.changed(id);
+    // Its title leaves the cache before the deletion answers.
+    await this.saveSummaries(true);
+  }
+
+  /**
+   * Writes the summary cache now. durable (a deletion, a forget): synced, and when that fails (a full
+   * disk) the cache is removed instead, so what was deleted or forgotten is not kept in it either way.
+   */
+  async saveSummaries(durable = false): Promise<void> {
+    if (!durable) return this.book.save();
+    await this.book.save(true).catch(() => dropCache(this.dir));
   }
 
   /**
@@ -347,7 +302,8 @@ export class ConversationStore {
    * it; the file moves by one rename, so a crash leaves it in one folder or the other.
    */
   async moveTo(id: string, targetDir: string): Promise<void> {
-    this.get(id);
+    await this.init();
+    if (!this.has(id)) throw notFound();
     if (this.leases.has(id)) throw busy();
     const target = path.join(targetDir, `${id}.jsonl`);
     await this.locked(id, async () => {
@@ -365,6 +321,7 @@ export class ConversationStore {
       this.writers.delete(id);
       await writer?.close();
       await fs.rename(this.fileOf(id), target);
+      this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
     });
@@ -375,17 +332,11 @@ export class ConversationStore {
   async adopt(id: string): Promise<ConversationState> {
     await this.init(); // a first load finds it anyway
     if (!this.byId.has(id) && ID.test(id)) {
-      const file = this.fileOf(id);
-      const [{ records, bytes }, { ino }] = await Promise.all([
-        readJsonl<ConversationRecord>(file, { repair: false }),
-        fs.stat(file),
-      ]);
-      const state = rebuild(records);
-      if (!state || state.meta.id !== id) {
-        throw new ContractError('unavailable', 'The moved conversation cannot be read.');
-      }
-      this.byId.set(id, state);
-      this.tails.set(id, { ino, size: bytes });
+      const body = await readBody(this.dir, id).catch(() => undefined);
+      if (!body) throw new ContractError('unavailable', 'The moved conversation cannot be read.');
+      this.byId.set(id, body.state);
+      this.tails.set(id, body.tail);
+      this.book.set(id, headOf(body.state), body.stamp);
       this.changed(id);
     }
     return this.get(id);
@@ -400,20 +351,27 @@ export class ConversationStore {
     redact: (records: readonly ConversationRecord[]) => boolean,
     file: (path: string) => Promise<boolean>,
   ): Promise<boolean> {
+    if (!this.book.has(id)) return false; // deleted meanwhile: its file is gone with it
+    // Not open: only its file holds copies (and its head, read again below if the file changed).
     const state = this.byId.get(id);
-    if (!state) return false; // deleted meanwhile: its file is gone with it
     // A run here holds it: what the run writes from now on may quote what it read before (held-redactions.ts).
-    if (this.leases.has(id)) this.held.hold(id, redact);
-    const live = redact([
-      ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
-    ]);
+    if (state && this.leases.has(id)) this.held.hold(id, redact);
+    const live = state
+      ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
+      : false;
     // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
     // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
     const onDisk = await this.locked(id, () =>
       this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
     );
-    if (live) this.changed(id);
+    if (!state && onDisk) await this.reloadFiles([id]);
+    else if (live) this.changed(id);
     return live || onDisk;
+  }
+
+  private dropLease(id: string): void {
+    this.leases.delete(id);
+    this.held.release(id);
   }
 
   async close(): Promise<void> {
@@ -424,115 +382,10 @@ export class ConversationStore {
     // Runs have ended (their leases went back with them); anything still held goes back now.
     for (const lock of this.leases.values()) lock.releaseSync();
     this.leases.clear();
-  }
-
-  private dropLease(id: string): void {
-    this.leases.delete(id);
-    this.held.release(id);
-  }
-
-  private fileOf(id: string): string {
-    return path.join(this.dir, `${id}.jsonl`);
-  }
-
-  private writer(id: string): JsonlWriter {
-    let writer = this.writers.get(id);
-    if (!writer) {
-      writer = new JsonlWriter(this.fileOf(id), {
-        syncWithinMs: CHAT_SYNC_MS,
-        onWrite: (bytes) => {
-          const tail = this.tails.get(id);
-          if (tail) tail.size += bytes;
-        },
-      });
-      this.writers.set(id, writer);
+    if (this.loaded) {
+      // A check of the heads still running finishes first (what it found is saved with the rest).
+      await this.loaded.catch(() => undefined);
+      await this.book.close();
     }
-    return writer;
-  }
-
-  /**
-   * Runs `task` (a write) holding the conversation's lock: at once under our lease, otherwise taking the
-   * lock for this change only, catching up first, and giving it back once the write is in the file.
-   */
-  private async locked<T>(id: string, task: () => Promise<T>): Promise<T> {
-    if (this.leases.has(id)) return task();
-    return this.serial.run(id, async () => {
-      if (this.leases.has(id)) return task();
-      const lock = await lockFile(this.fileOf(id), { waitMs: LOCK_WAIT_MS });
-      if (!lock) throw busy();
-      try {
-        await this.catchUp(id);
-        const result = await task();
-        await this.writers.get(id)?.flushed();
-        return result;
-      } finally {
-        await lock.release();
-      }
-    });
-  }
-
-  /**
-   * Under the lock: applies what other processes appended since our last write or catch-up (the file is
-   * longer than we left it), or reloads a file that was replaced or cut. Returns the records applied.
-   */
-  private async catchUp(id: string, locked = true): Promise<number> {
-    const state = this.byId.get(id);
-    const tail = this.tails.get(id);
-    if (!state || !tail) return 0;
-    const file = this.fileOf(id);
-    // Our own queued lines count once written (their sync can follow later).
-    await this.writers.get(id)?.written();
-    let stat;
-    try {
-      stat = await fs.stat(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      this.byId.delete(id);
-      this.tails.delete(id);
-      await this.writers.get(id)?.close();
-      this.writers.delete(id);
-      this.changed(id);
-      throw new ContractError('not_found', 'That conversation was deleted in another window.');
-    }
-    // A writer the disk refused (full) appends nothing more, and the file is a prefix of our state: start
-    // again from the file, with a new writer (what it lost was reported as not saved), so the conversation
-    // works again once there is space, without a restart.
-    const failed = this.writers.get(id);
-    if (failed?.failure) {
-      this.writers.delete(id);
-      await failed.close().catch(() => undefined);
-    }
-    // The same file only if the inode, and the first line's rev, are ours: a replaced file's inode number
-    // may be reused at once by the next replacement.
-    const same =
-      !failed?.failure &&
-      stat.ino === tail.ino &&
-      stat.size >= tail.size &&
-      (await readFirstJsonl<MetaRecord>(file))?.rev === state.meta.rev;
-    if (same && stat.size === tail.size) return 0;
-    if (same) {
-      const read = await readJsonlFrom<ConversationRecord>(file, tail.size);
-      // A torn line past the last complete one: under the lock, its writer died holding it; without the
-      // lock it may be a write in progress, and is left alone.
-      if (read.torn && locked) await fs.truncate(file, tail.size + read.bytes);
-      tail.size += read.bytes;
-      for (const record of read.records) applyRecord(state, record);
-      if (read.records.length > 0) this.changed(id);
-      return read.records.length;
-    }
-    // Replaced (rewritten) or shorter than we left it: start over from the file.
-    const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: locked });
-    const rebuilt = rebuild(records);
-    if (!rebuilt || rebuilt.meta.id !== id) {
-      throw new ContractError(
-        'unavailable',
-        'This conversation file was changed outside Mnemo and cannot be read.',
-      );
-    }
-    await this.writers.get(id)?.reopen();
-    Object.assign(state, rebuilt);
-    this.tails.set(id, { ino: stat.ino, size: bytes });
-    this.changed(id);
-    return records.length;
   }
 }

@@ -1,9 +1,10 @@
-// What the conversation list shows of a conversation: its summary, kept until the conversation changes,
-// its title and the list's order. Apart from the store so the list, search and the CLI share it.
+// What the conversation list shows of a conversation: its summary (from its head, heads.ts), its title
+// and the list's order. Apart from the store so the list, search and the CLI share it.
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import { UNTITLED, headOf, summaryOf } from './heads.js';
 import type { ConversationState } from './state.js';
 
-export const UNTITLED = 'New conversation';
+export { UNTITLED };
 
 /** Newest first, for ISO timestamps, which sort as plain strings (localeCompare would collate, for nothing). */
 export function byNewest(a: string, b: string): number {
@@ -14,24 +15,7 @@ export function titleOf(state: ConversationState): string {
   return state.title || UNTITLED;
 }
 
-// The list is summarized after every append of a run (conversations.changed): each summary is kept until
-// its conversation changes, so that costs one lookup per conversation, not a pass over all their messages.
-const summaries = new WeakMap<ConversationState, { key: string; summary: ConversationSummary }>();
-
+/** The list's summary of an open conversation (one lookup while it does not change: heads.ts). */
 export function summarize(state: ConversationState): ConversationSummary {
-  // Messages are appended, or cut at a point and then appended: their count and last id tell a change.
-  const key = `${state.messages.length}|${state.messages.at(-1)?.id ?? ''}|${state.updatedAt}|${titleOf(state)}|${state.meta.noSearch === true}`;
-  const known = summaries.get(state);
-  if (known?.key === key) return known.summary;
-  const summary: ConversationSummary = {
-    id: state.meta.id,
-    title: titleOf(state),
-    createdAt: state.meta.createdAt,
-    updatedAt: state.updatedAt,
-    memory: state.meta.memory,
-    messageCount: state.messages.filter((m) => m.kind === 'user' || m.kind === 'assistant').length,
-    ...(state.meta.noSearch === true ? { noSearch: true as const } : {}),
-  };
-  summaries.set(state, { key, summary });
-  return summary;
+  return summaryOf(headOf(state));
 }

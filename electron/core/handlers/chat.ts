@@ -52,7 +52,7 @@ export function createChatHandlers(ctx: CoreContext): Domain {
       let conversationId: string;
       let held: { value: string; lease: ConversationLease };
       if (req.conversationId) {
-        conversationId = a.store.get(req.conversationId).meta.id;
+        conversationId = (await a.store.open(req.conversationId)).meta.id;
         held = await holdConversation(
           a,
           conversationId,
@@ -77,7 +77,7 @@ export function createChatHandlers(ctx: CoreContext): Domain {
 
     'chat.retry': async (req) => {
       const a = agent();
-      await a.store.init();
+      await a.store.open(req.conversationId);
       /** What to run again: checked before the claim, and again once the lease has caught up. */
       const plan = () => {
         const { user, after } = lastTurn(req.conversationId);
@@ -121,7 +121,7 @@ export function createChatHandlers(ctx: CoreContext): Domain {
 
     'chat.regenerate': async (req) => {
       const a = agent();
-      await a.store.init();
+      await a.store.open(req.conversationId);
       lastTurn(req.conversationId);
       const { value: user, lease } = await holdConversation(a, req.conversationId, async () => {
         const { user, after } = lastTurn(req.conversationId);
@@ -137,7 +137,7 @@ export function createChatHandlers(ctx: CoreContext): Domain {
 
     'chat.editResend': async (req) => {
       const a = agent();
-      await a.store.init();
+      await a.store.open(req.conversationId);
       const target = () => {
         const found = a.store.get(req.conversationId).messages.find((m) => m.id === req.messageId);
         if (!found || found.kind !== 'user') {
@@ -159,8 +159,7 @@ export function createChatHandlers(ctx: CoreContext): Domain {
 
     'chat.pin': async (req) => {
       const a = agent();
-      await a.store.init();
-      const state = a.store.get(req.conversationId);
+      const state = await a.store.open(req.conversationId);
       const target = state.messages.find((m) => m.id === req.messageId);
       if (!target || (target.kind !== 'user' && target.kind !== 'assistant')) {
         throw new ContractError('not_found', 'That message is not in this conversation.');

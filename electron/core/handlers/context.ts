@@ -12,13 +12,12 @@ export function createContextHandlers(ctx: CoreContext): Domain {
   return {
     'context.get': async (req) => {
       const agent = getAgent(ctx);
-      await agent.store.init();
+      await agent.store.open(req.conversationId);
       return agent.contextUsage(req.conversationId);
     },
     'context.compact': async (req) => {
       const agent = getAgent(ctx);
-      await agent.store.init();
-      const state = agent.store.get(req.conversationId);
+      const state = await agent.store.open(req.conversationId);
       const last = [...state.messages].reverse().find((m) => m.kind === 'user');
       if (!last) throw new ContractError('unavailable', 'There is nothing to compact yet.');
       const compaction = state.compactions.at(-1);

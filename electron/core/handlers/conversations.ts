@@ -30,14 +30,17 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
   };
   return {
     'conversations.list': async () => {
-      const s = await store();
+      const agent = getAgent(ctx);
+      const s = agent.store;
       // Conversations another process started (a CLI run) are in the list too, and their changes keep
-      // arriving while a window shows it (conversations.changed).
+      // arriving while a window shows it (conversations.changed). At start the list comes from the
+      // summary cache as soon as it is read: a head the check that follows finds out of date is announced
+      // the same way.
       await s.discover();
-      s.watchFolder((id) => getAgent(ctx).forget(id));
+      s.watchFolder((id) => agent.forget(id));
       const list = s.list();
       // A window is showing the list: load the recall index soon, off the path of its first requests.
-      getAgent(ctx).recall.warm();
+      agent.recall.warm();
       return { conversations: list };
     },
     'conversations.get': async (req) => {
@@ -76,7 +79,8 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     }),
     'conversations.delete': async (req) => {
       const s = await store();
-      s.get(req.id);
+      if (!s.has(req.id))
+        throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
       if (ctx.runs.activeFor(req.id)) {
         throw new ContractError(
           'unavailable',
@@ -124,7 +128,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       return { on: getAgent(ctx).recallOn() };
     },
     'conversations.export': async (req) => {
-      const state = (await store()).get(req.id);
+      const state = await (await store()).open(req.id);
       const title = titleOf(state);
       const slug =
         title

@@ -79,7 +79,7 @@ export function createTransferHandlers(ctx: CoreContext): Domain {
       const other = await target(to);
       const source = getAgent(ctx).store;
       await source.init();
-      source.get(id);
+      source.summary(id); // not found: refused before anything moves (no body is read for it)
       if (ctx.runs.activeFor(id)) {
         throw new ContractError(
           'unavailable',

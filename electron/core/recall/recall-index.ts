@@ -9,6 +9,7 @@
 // message (each hit is checked against the store), so a stale or half-updated index can only miss, never
 // reveal something deleted or forgotten.
 import MiniSearch, { type Options } from 'minisearch';
+import { type ConversationHead, headOf } from '../conversations/heads.js';
 import type { ConversationState } from '../conversations/state.js';
 import {
   type Manifest,
@@ -46,10 +47,13 @@ const OPTIONS: Options<Doc> = {
 };
 
 /** What decides, cheaply, whether a conversation's documents can be trusted as they were saved. */
-export function conversationKey(s: ConversationState): string {
-  const m = s.meta;
-  return `${m.rev ?? ''}|${s.messages.length}|${s.messages.at(-1)?.id ?? ''}|${s.updatedAt}|${s.title}|${m.memory}|${m.noSearch === true}`;
+export function conversationKey(h: ConversationHead): string {
+  return `${h.rev ?? ''}|${h.messages}|${h.lastMessageId}|${h.updatedAt}|${h.title}|${h.memory}|${h.noSearch}`;
 }
+
+/** The state, or null when the conversation is gone (deleted meanwhile) or cannot be read now. */
+const openOrNull = (source: RecallSource, id: string): Promise<ConversationState | null> =>
+  source.has(id) ? source.open(id).catch(() => null) : Promise.resolve(null);
 
 const titleDoc = (c: string): string => `${c}#t`;
 const messageDoc = (c: string, m: string): string => `${c}/${m}`;
@@ -118,9 +122,9 @@ export class RecallIndex {
       for (const [id, [key, docs]] of Object.entries(await this.loadShard(i, slicer)))
         this.docs.set(id, { key, hashes: new Map(docs) });
     }
-    for (const state of this.source.states()) {
-      live.add(state.meta.id);
-      if (this.docs.get(state.meta.id)?.key !== conversationKey(state)) this.dirty.add(state.meta.id);
+    for (const head of this.source.heads()) {
+      live.add(head.id);
+      if (this.docs.get(head.id)?.key !== conversationKey(head)) this.dirty.add(head.id);
     }
     for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
     await this.follow();
@@ -198,7 +202,7 @@ export class RecallIndex {
         let removed = false;
         for (const id of [...this.dirty]) {
           this.dirty.delete(id);
-          const state = this.source.has(id) ? this.source.get(id) : null;
+          const state = await openOrNull(this.source, id);
           removed = (await this.reconcile(id, state, slicer)) || removed;
         }
         if (removed) this.scheduleSave(0);
@@ -250,7 +254,7 @@ export class RecallIndex {
     // Text changed in place (a redaction) may not change the cheap key, nor reach the file (a forget
     // whose file part failed): such a conversation is saved under a key no state has, so the next start
     // diffs it again against what its file holds then.
-    const key = state ? conversationKey(state) + (inPlace ? '|in-place' : '') : undefined;
+    const key = state ? conversationKey(headOf(state)) + (inPlace ? '|in-place' : '') : undefined;
     if (key !== undefined) this.docs.set(id, { key, hashes });
     else this.docs.delete(id);
     if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);

@@ -3,6 +3,7 @@
 // under way); checking every hit against the store makes that a miss at worst, never a reveal of
 // something deleted or forgotten.
 import type MiniSearch from 'minisearch';
+import type { ConversationHead } from '../conversations/heads.js';
 import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import { hasPhrases, matchRanges, messageText, parseQuery, snippet } from './text.js';
@@ -11,9 +12,13 @@ import { type Candidate, type Stored, topMatches } from './top.js';
 /** What recall reads of the conversations (the conversation store). */
 export interface RecallSource {
   init(): Promise<void>;
-  states(): Iterable<ConversationState>;
+  /** Every conversation's head: no body is read to tell whether saved documents are current. */
+  heads(): Iterable<ConversationHead>;
   has(id: string): boolean;
+  /** A body, read from its file at once if not yet open (a hit being checked). */
   get(id: string): ConversationState;
+  /** A body, read without blocking (rebuilding a conversation's documents). */
+  open(id: string): Promise<ConversationState>;
   onChange(listener: (id: string) => void): () => void;
 }
 
@@ -43,8 +48,8 @@ export interface RecallQuery {
   snippetChars?: number;
 }
 
-export function searchable(s: ConversationState): boolean {
-  return s.meta.memory && s.meta.noSearch !== true;
+export function searchable(s: ConversationState | ConversationHead): boolean {
+  return 'meta' in s ? s.meta.memory && s.meta.noSearch !== true : s.memory && !s.noSearch;
 }
 
 export function searchShards<T>(
@@ -90,7 +95,12 @@ function verify(
 ): RecallHit | null {
   const c = r.c;
   if (!source.has(c)) return null;
-  const state = source.get(c);
+  let state: ConversationState;
+  try {
+    state = source.get(c);
+  } catch {
+    return null; // deleted meanwhile, or its file cannot be read now: a miss, never an error
+  }
   if (!searchable(state)) return null;
   const id = String(r.id);
   let text: string | null;

@@ -74,9 +74,12 @@ describe('conversations', () => {
     expect((await h.core.handlers['conversations.list']({}, call)).conversations.map((c) => c.id)).toEqual([
       created.conversation.id,
     ]);
-    expect(await readdir(path.join(h.dataDir, 'conversations'))).toEqual([
-      `${created.conversation.id}.jsonl`,
-    ]);
+    // Beside the conversation files: the summary cache (a dot file), which no longer names the deleted one.
+    const names = await readdir(path.join(h.dataDir, 'conversations'));
+    expect(names.filter((n) => !n.startsWith('.'))).toEqual([`${created.conversation.id}.jsonl`]);
+    const cache = await readFile(path.join(h.dataDir, 'conversations', '.summaries.json'), 'utf8');
+    expect(cache).toContain(created.conversation.id);
+    expect(cache).not.toContain(other.conversationId);
     await expect(h.core.handlers['conversations.get']({ id: other.conversationId }, call)).rejects.toThrow(
       /does not exist/,
     );

@@ -11,7 +11,7 @@ const store = new ConversationStore(dir);
 await store.init();
 const index = new RecallIndex(store, path.join(dir, INDEX_DIR));
 await index.open();
-const ids = [...store.states()].map((s) => s.meta.id);
+const ids = store.ids();
 let n = 0;
 process.stdout.write('ready\n');
 for (;;) {

@@ -58,7 +58,8 @@ describe('recall index and SIGKILL', () => {
       const index = new RecallIndex(store, path.join(dir, INDEX_DIR));
       try {
         await index.open();
-        const texts = [...store.states()].flatMap((s) => s.messages.map((m) => messageText(m)!));
+        const states = await Promise.all(store.ids().map((id) => store.open(id)));
+        const texts = states.flatMap((s) => s.messages.map((m) => messageText(m)!));
         expect(index.size).toBe(texts.length);
         const last = texts.filter((t) => t.startsWith('word')).at(-1);
         if (last) {

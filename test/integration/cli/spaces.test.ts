@@ -121,7 +121,9 @@ describe('the CLI in spaces', () => {
     expect(JSON.stringify(messages)).toContain('What do you know?');
     expect(JSON.stringify(messages)).not.toContain('Hello Personal');
     const [id] = onlySpace();
-    expect(readdirSync(path.join(spacesDir(), id!, 'conversations'))).toHaveLength(2);
+    // Conversation files only (beside them, the summary cache).
+    const names = readdirSync(path.join(spacesDir(), id!, 'conversations'));
+    expect(names.filter((n) => n.endsWith('.jsonl'))).toHaveLength(2);
   });
 
   it('--spaces lists every space with its counts', async () => {

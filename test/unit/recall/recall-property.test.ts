@@ -105,7 +105,7 @@ describe('recall index invariant', () => {
           }
           const absent: string[] = [];
           for (const word of WORDS) {
-            const expected = [...store.states()]
+            const expected = (await Promise.all(store.ids().map((id) => store.open(id))))
               .filter(searchable)
               .flatMap((s) =>
                 s.messages.filter((m) => messageText(m)?.split(' ').includes(word)).map((m) => m.id),

@@ -86,14 +86,15 @@ describe('recall index long jobs', () => {
     store.onChange((id) => listeners.forEach((l) => l(id)));
     const source: RecallSource = {
       init: () => store.init(),
-      states: () => [...store.states()].filter((s) => !gone.has(s.meta.id)),
+      heads: () => store.heads().filter((h) => !gone.has(h.id)),
       has: (id) => !gone.has(id) && store.has(id),
       get: (id) => store.get(id),
+      open: (id) => store.open(id),
       onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
     };
     const remove = (id: string) => (gone.add(id), listeners.forEach((l) => l(id)));
     // The order the build takes them in; each conversation's messages carry its own word (mark<c>q).
-    const order = [...store.states()].map((s) => s.meta.id);
+    const order = store.heads().map((h) => h.id);
     const marks = new Map(order.map((id) => [id, store.get(id).messages[0]!.text!.split(' ')[1]!]));
     const index = new RecallIndex(source, path.join(dir, INDEX_DIR), { sliceMs: 0, batchMs: 1 });
     const opening = index.open();

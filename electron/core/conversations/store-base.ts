@@ -1,0 +1,372 @@
+// The conversation store's view of its folder, kept in line with the disk: every conversation's head,
+// the bodies read so far, where our view of each file ends, and the catch-up with what other processes
+// wrote (store.ts has the operations on conversations). A start reads the heads from the summary cache
+// (summary-cache.ts), not the bodies; a body is read when first needed (opened, written to, searched)
+// and then kept.
+//
+// Several processes may open one data folder (the app and a CLI run), so every write to an existing
+// conversation happens under its file lock (lock.ts), after catching up with what others appended. The
+// catch-up is a stat: the file's size against where our own writes left it.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import { ContractError } from '../../../shared/errors.js';
+import {
+  type Body,
+  type Folder,
+  type LoadStats,
+  type Tail,
+  checkFolder,
+  covers,
+  listFolder,
+  readBody,
+  readBodySync,
+} from './folder-load.js';
+import { type ConversationHead, headOf, summaryOf } from './heads.js';
+import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
+import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
+import type { ConversationRecord, MetaRecord } from './records.js';
+import { type ConversationState, applyRecord, rebuild } from './state.js';
+import { byNewest } from './summaries.js';
+import { SummaryBook } from './summary-book.js';
+
+/**
+ * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
+ * written at once and synced within this time: against a fast endpoint many turns share one disk sync (on the test machine a
+ * sync costs about a tenth of a zero-latency turn), while against the real API, whose turns take seconds,
+ * each message still gets its own. A memory write and the end of a run sync at once; so do the other
+ * changes (rename, pin, truncate), which are rare and awaited by the user.
+ */
+export const CHAT_SYNC_MS = 50;
+
+/** How long a change waits for another process's short change; a run there holds the lock far longer. */
+export const LOCK_WAIT_MS = 1_500;
+
+export const busy = (): ContractError =>
+  new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
+
+export const notFound = (): ContractError =>
+  new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
+
+/** How a store came by its conversations: heads from the cache, files replayed at start, bodies read since. */
+export interface StoreStats extends LoadStats {
+  opened: number;
+}
+
+/** A body read that failed: a missing file is a conversation gone (undefined), anything else is thrown. */
+function gone(error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw error;
+}
+
+export class StoreBase {
+  /** The bodies read so far (opened, written to, searched); every conversation has a head in `book`. */
+  protected readonly byId = new Map<string, ConversationState>();
+  protected readonly book: SummaryBook;
+  protected readonly opening = new Map<string, Promise<ConversationState>>();
+  protected readonly counts: StoreStats = { cached: 0, replayed: 0, opened: 0 };
+  protected readonly writers = new Map<string, JsonlWriter>();
+  protected readonly tails = new Map<string, Tail>();
+  protected readonly leases = new Map<string, FileLock>();
+  protected readonly serial = new KeyedSerial();
+  protected readonly listeners = new Set<(id: string) => void>();
+  protected loaded: Promise<void> | null = null;
+
+  constructor(
+    readonly dir: string,
+    options: { warn?: (message: string, fields?: Record<string, unknown>) => void } = {},
+  ) {
+    this.book = new SummaryBook(
+      dir,
+      {
+        state: (id) => this.byId.get(id),
+        tail: (id) => this.tails.get(id),
+        settled: (id) => {
+          const writer = this.writers.get(id);
+          return !writer || (writer.allWritten && !writer.failure);
+        },
+      },
+      (error) => options.warn?.('conversation summaries not saved', { error }),
+    );
+  }
+
+  /** Reads every conversation's head once, checked against its file; later calls wait for the same load. */
+  init(): Promise<void> {
+    this.start();
+    return this.loaded!;
+  }
+
+  /**
+   * The heads can be listed: at once from the summary cache when it names every file (each is still
+   * being checked against its file's stat, and a change found is announced through onChange), otherwise
+   * once the load is done. Only the list waits on this alone; everything else waits on init.
+   */
+  ready(): Promise<void> {
+    this.start();
+    return this.listed!;
+  }
+
+  private listed: Promise<void> | null = null;
+
+  private start(): void {
+    if (this.loaded) return;
+    const listing = listFolder(this.dir);
+    // The check a turn later: its stats run after whoever waits on `listed` (the first list) is answered.
+    this.loaded = listing.then(async (l) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      this.apply(await checkFolder(this.dir, l));
+    });
+    this.listed = listing.then((l) => {
+      this.listedAt = Date.now();
+      if (!covers(l)) return this.loaded!;
+      this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
+      this.early = true;
+    });
+    // Either one failing is reported by whoever awaits it.
+    this.listed.catch(() => undefined);
+  }
+
+  /** When the start's listing of the folder was taken (store.discover need not list it again at once). */
+  protected listedAt = 0;
+
+  /** The heads were listed from the cache before being checked: what the check changes is announced. */
+  private early = false;
+
+  private apply({ heads, bodies, stats }: Folder): void {
+    for (const [id, { state, tail }] of bodies) {
+      if (this.byId.has(id)) continue; // read synchronously meanwhile (store.get)
+      this.byId.set(id, state);
+      this.tails.set(id, tail);
+    }
+    if (this.early) {
+      for (const id of this.book.ids())
+        if (!heads.has(id)) {
+          this.book.delete(id);
+          this.changed(id);
+        }
+      for (const [id, entry] of heads) {
+        if (entry === this.book.entry(id)) continue;
+        this.book.load([[id, entry]]);
+        this.changed(id);
+      }
+    } else this.book.load(heads);
+    Object.assign(this.counts, stats);
+    // Files the cache did not describe were replayed: save their heads, so the next start need not.
+    if (stats.replayed > 0) this.book.changed();
+  }
+
+  /** What the load read (tests and benchmarks: a start from the cache replays no file). */
+  get stats(): Readonly<StoreStats> {
+    return this.counts;
+  }
+
+  /**
+   * The conversation's state, its body read from the file first if nobody needed it yet. Every path that
+   * can wait should come through here (store.get reads a missing body synchronously).
+   */
+  open(id: string): Promise<ConversationState> {
+    const known = this.byId.get(id);
+    if (known) return Promise.resolve(known);
+    let opening = this.opening.get(id);
+    if (!opening) {
+      opening = (async () => {
+        await this.init();
+        if (this.byId.has(id)) return this.byId.get(id)!;
+        if (!this.book.has(id)) throw notFound();
+        return this.took(id, await readBody(this.dir, id).catch(gone));
+      })().finally(() => this.opening.delete(id));
+      this.opening.set(id, opening);
+    }
+    return opening;
+  }
+
+  /** A body just read becomes the conversation's state (unless it was read another way meanwhile). */
+  protected took(id: string, body: Body | undefined): ConversationState {
+    const known = this.byId.get(id);
+    if (known) return known;
+    // Deleted or moved meanwhile (the head goes first), or no longer this conversation's file.
+    if (!this.book.has(id)) throw notFound();
+    if (!body) {
+      this.book.delete(id);
+      this.changed(id);
+      throw notFound();
+    }
+    this.counts.opened += 1;
+    const before = this.book.head(id);
+    this.byId.set(id, body.state);
+    this.tails.set(id, body.tail);
+    const head = headOf(body.state);
+    this.book.set(id, head, body.stamp);
+    // Another process changed it since the head was read: the list shows what it holds now.
+    if (before && JSON.stringify(before) !== JSON.stringify(head)) this.changed(id);
+    return body.state;
+  }
+
+  /** Called with the conversation's id after every change to it (its creation and deletion included). */
+  onChange(listener: (id: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  protected changed(id: string): void {
+    this.book.changed();
+    for (const listener of this.listeners) listener(id);
+  }
+
+  list(): ConversationSummary[] {
+    return this.book
+      .heads()
+      .map(summaryOf)
+      .sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
+  }
+
+  /** Every conversation's head, open or not (the recall index, recent_conversations). */
+  heads(): ConversationHead[] {
+    return this.book.heads();
+  }
+
+  head(id: string): ConversationHead | undefined {
+    return this.book.head(id);
+  }
+
+  /** The list's summary of one conversation (no body is read). */
+  summary(id: string): ConversationSummary {
+    const head = this.book.head(id);
+    if (!head) throw notFound();
+    return summaryOf(head);
+  }
+
+  /** Every conversation's id. */
+  ids(): string[] {
+    return [...this.book.ids()];
+  }
+
+  has(id: string): boolean {
+    return this.book.has(id);
+  }
+
+  /** The state if its body was read already (nothing is read here). */
+  peek(id: string): ConversationState | undefined {
+    return this.byId.get(id);
+  }
+
+  get(id: string): ConversationState {
+    // Only well-formed ids are ever loaded or created, so an unknown or malformed one is simply not found.
+    const state = this.byId.get(id);
+    if (state) return state;
+    if (!this.book.has(id)) throw notFound();
+    let body: Body | undefined;
+    try {
+      body = readBodySync(this.dir, id);
+    } catch (error) {
+      gone(error);
+    }
+    return this.took(id, body);
+  }
+
+  protected fileOf(id: string): string {
+    return path.join(this.dir, `${id}.jsonl`);
+  }
+
+  protected writer(id: string): JsonlWriter {
+    let writer = this.writers.get(id);
+    if (!writer) {
+      writer = new JsonlWriter(this.fileOf(id), {
+        syncWithinMs: CHAT_SYNC_MS,
+        onWrite: (bytes) => {
+          const tail = this.tails.get(id);
+          if (tail) tail.size += bytes;
+        },
+      });
+      this.writers.set(id, writer);
+    }
+    return writer;
+  }
+
+  /**
+   * Runs `task` (a write) holding the conversation's lock: at once under our lease, otherwise taking the
+   * lock for this change only, catching up first, and giving it back once the write is in the file.
+   */
+  protected async locked<T>(id: string, task: () => Promise<T>): Promise<T> {
+    if (this.leases.has(id)) return task();
+    return this.serial.run(id, async () => {
+      if (this.leases.has(id)) return task();
+      const lock = await lockFile(this.fileOf(id), { waitMs: LOCK_WAIT_MS });
+      if (!lock) throw busy();
+      try {
+        await this.catchUp(id);
+        const result = await task();
+        await this.writers.get(id)?.flushed();
+        return result;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /**
+   * Under the lock: applies what other processes appended since our last write or catch-up (the file is
+   * longer than we left it), or reloads a file that was replaced or cut. Returns the records applied.
+   */
+  protected async catchUp(id: string, locked = true): Promise<number> {
+    const state = this.byId.get(id);
+    const tail = this.tails.get(id);
+    if (!state || !tail) return 0;
+    const file = this.fileOf(id);
+    // Our own queued lines count once written (their sync can follow later).
+    await this.writers.get(id)?.written();
+    let stat;
+    try {
+      stat = await fs.stat(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      this.book.delete(id);
+      this.byId.delete(id);
+      this.tails.delete(id);
+      await this.writers.get(id)?.close();
+      this.writers.delete(id);
+      this.changed(id);
+      throw new ContractError('not_found', 'That conversation was deleted in another window.');
+    }
+    // A writer the disk refused (full) appends nothing more, and the file is a prefix of our state: start
+    // again from the file, with a new writer (what it lost was reported as not saved), so the conversation
+    // works again once there is space, without a restart.
+    const failed = this.writers.get(id);
+    if (failed?.failure) {
+      this.writers.delete(id);
+      await failed.close().catch(() => undefined);
+    }
+    // The same file only if the inode, and the first line's rev, are ours: a replaced file's inode number
+    // may be reused at once by the next replacement.
+    const same =
+      !failed?.failure &&
+      stat.ino === tail.ino &&
+      stat.size >= tail.size &&
+      (await readFirstJsonl<MetaRecord>(file))?.rev === state.meta.rev;
+    if (same && stat.size === tail.size) return 0;
+    if (same) {
+      const read = await readJsonlFrom<ConversationRecord>(file, tail.size);
+      // A torn line past the last complete one: under the lock, its writer died holding it; without the
+      // lock it may be a write in progress, and is left alone.
+      if (read.torn && locked) await fs.truncate(file, tail.size + read.bytes);
+      tail.size += read.bytes;
+      for (const record of read.records) applyRecord(state, record);
+      if (read.records.length > 0) this.changed(id);
+      return read.records.length;
+    }
+    // Replaced (rewritten) or shorter than we left it: start over from the file.
+    const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: locked });
+    const rebuilt = rebuild(records);
+    if (!rebuilt || rebuilt.meta.id !== id) {
+      throw new ContractError(
+        'unavailable',
+        'This conversation file was changed outside Mnemo and cannot be read.',
+      );
+    }
+    await this.writers.get(id)?.reopen();
+    Object.assign(state, rebuilt);
+    this.tails.set(id, { ino: stat.ino, size: bytes });
+    this.changed(id);
+    return records.length;
+  }
+}

@@ -1,0 +1,149 @@
+// The store's heads, one per conversation of its folder, and their saving to the summary cache: batched
+// (SAVE_MS after the first change, never on the streaming path), at once and synced after a deletion or
+// a forget (the cache must not keep a title that is gone), and at close. A head of an open conversation
+// is derived from its live state; it is saved only when the file holds exactly that state (every write of
+// ours is in it, nobody else's is), with the file's stat then. Anything else is left out of the cache
+// and simply replayed at the next start.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { type ConversationHead, headOf } from './heads.js';
+import type { Tail } from './folder-load.js';
+import type { ConversationState } from './state.js';
+import { type CachedHead, type FileStamp, sameStamp, stampOf, writeCache } from './summary-cache.js';
+
+const SAVE_MS = 2_000;
+
+/** What the book needs of the store to vouch for an open conversation's head. */
+export interface LiveView {
+  state(id: string): ConversationState | undefined;
+  tail(id: string): Tail | undefined;
+  /** Every record applied to the state is written to the file (none queued, none refused). */
+  settled(id: string): boolean;
+}
+
+export class SummaryBook {
+  private readonly entries = new Map<string, { head: ConversationHead; stamp?: FileStamp }>();
+  private timer: NodeJS.Timeout | null = null;
+  /** Changed since the last save began (a start that found the cache current writes nothing). */
+  private dirty = false;
+  private saving: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly live: LiveView,
+    private readonly warn?: (error: unknown) => void,
+  ) {}
+
+  ids(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** What the book holds for a conversation (the head read or last set, and its file's stamp then). */
+  entry(id: string): { head: ConversationHead; stamp?: FileStamp } | undefined {
+    return this.entries.get(id);
+  }
+
+  /** The head as it is now: from the live state when the conversation is open. */
+  head(id: string): ConversationHead | undefined {
+    const state = this.live.state(id);
+    return state ? headOf(state) : this.entries.get(id)?.head;
+  }
+
+  heads(): ConversationHead[] {
+    return [...this.entries.keys()].map((id) => this.head(id)!);
+  }
+
+  /** The heads a start found (nothing to save for them). */
+  load(heads: Iterable<[string, { head: ConversationHead; stamp?: FileStamp }]>): void {
+    for (const [id, entry] of heads) this.entries.set(id, entry);
+  }
+
+  set(id: string, head: ConversationHead, stamp?: FileStamp): void {
+    this.entries.set(id, stamp ? { head, stamp } : { head });
+    this.changed();
+  }
+
+  delete(id: string): void {
+    if (this.entries.delete(id)) this.changed();
+  }
+
+  /** Something changed: save within SAVE_MS. */
+  changed(): void {
+    this.dirty = true;
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.save().catch((error: unknown) => this.warn?.(error));
+    }, SAVE_MS);
+    this.timer.unref();
+  }
+
+  /** Writes the cache now (queued behind a save in progress). */
+  save(durable = false): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const run = async (): Promise<void> => {
+      if (!this.dirty && !durable) return;
+      this.dirty = false;
+      let later = false;
+      const out: CachedHead[] = [];
+      for (const [id, entry] of this.entries) {
+        const state = this.live.state(id);
+        if (!state) {
+          if (entry.stamp) out.push({ head: entry.head, stamp: entry.stamp });
+          continue;
+        }
+        const vouched = await this.vouch(id, state, entry.stamp);
+        // Writes still on their way: saved by the next save (a run's last write is followed by none).
+        if (vouched === 'later') later = true;
+        else if (vouched) {
+          entry.stamp = vouched.stamp;
+          out.push(vouched);
+        }
+      }
+      try {
+        await writeCache(this.dir, out, durable);
+      } catch (error) {
+        this.dirty = true;
+        throw error;
+      }
+      if (later) this.changed();
+    };
+    this.saving = this.saving.then(run, run);
+    return this.saving;
+  }
+
+  private async vouch(
+    id: string,
+    state: ConversationState,
+    last?: FileStamp,
+  ): Promise<CachedHead | 'later' | null> {
+    const tail = this.live.tail(id);
+    if (!tail || !this.live.settled(id)) return 'later';
+    const stat = await fs.stat(path.join(this.dir, `${id}.jsonl`)).catch(() => null);
+    if (!stat) return null;
+    const stamp = stampOf(stat);
+    // Untouched since it was read (a torn last line included, which the replay left out too).
+    if (last && sameStamp(last, stamp)) return { head: headOf(state), stamp };
+    if (stat.ino !== tail.ino || stat.size !== tail.size) return null;
+    // Our writes only ever make a file longer (a rewrite makes a new one): the same length at another
+    // time is someone else's edit in place, which the live state does not hold.
+    if (last && last.size === stamp.size && !sameStamp(last, stamp)) return null;
+    return { head: headOf(state), stamp };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.save().catch((error: unknown) => this.warn?.(error));
+  }
+}

@@ -1,0 +1,159 @@
+// The summary cache: one file per conversations folder (conversations/.summaries.json, a dot name so
+// nothing takes it for a conversation) holding every conversation's head and the stat of the file it was
+// built from (size, inode, mtime). A start reads this one file and a stat per conversation instead of
+// every conversation's body; a head whose file no longer has that stat (another process appended, a crash
+// between an append and the next save, a hand edit, a sync) is rebuilt from the file, which stays the
+// truth. The cache can be deleted at any time: the next start rebuilds it.
+//
+// One file, not one per conversation: a start then opens one file instead of a thousand (opening files
+// is what a start of a big folder spent its time on), and a save, batched a second or two after changes,
+// writes a few hundred bytes per conversation. Written whole to a temp file and renamed over the old one,
+// so a kill at any point leaves the old cache or the new one (and a torn or foreign file is just ignored).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { type ConversationHead, parseHead } from './heads.js';
+
+export const CACHE_FILE = '.summaries.json';
+const VERSION = 1;
+
+/** Where a head was built from: the conversation file's stat then. */
+export interface FileStamp {
+  size: number;
+  ino: number;
+  mtimeMs: number;
+}
+
+export interface CachedHead {
+  head: ConversationHead;
+  stamp: FileStamp;
+}
+
+export const sameStamp = (a: FileStamp, b: FileStamp): boolean =>
+  a.size === b.size && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
+
+/** Whole milliseconds: what a copy that keeps times (cp -p, rsync, an unzip) brings back exactly. */
+export const stampOf = (s: { size: number; ino: number; mtimeMs: number }): FileStamp => ({
+  size: s.size,
+  ino: s.ino,
+  mtimeMs: Math.floor(s.mtimeMs),
+});
+
+// One array per conversation, not an object: a start parses a thousand of them, and named fields made
+// the file half as long again and its parse slower.
+type Row = [
+  id: string,
+  rev: string | null,
+  title: string,
+  createdAt: string,
+  updatedAt: string,
+  memory: boolean,
+  noSearch: boolean,
+  messages: number,
+  lastMessageId: string,
+  shown: number,
+  firstLine: string,
+  size: number,
+  ino: number,
+  mtimeMs: number,
+];
+
+const toRow = ({ head: h, stamp: s }: CachedHead): Row => [
+  h.id,
+  h.rev ?? null,
+  h.title,
+  h.createdAt,
+  h.updatedAt,
+  h.memory,
+  h.noSearch,
+  h.messages,
+  h.lastMessageId,
+  h.shown,
+  h.firstLine,
+  s.size,
+  s.ino,
+  s.mtimeMs,
+];
+
+function fromRow(x: unknown): CachedHead | null {
+  if (!Array.isArray(x) || x.length !== 14) return null;
+  const [id, rev, title, createdAt, updatedAt, memory, noSearch, messages, lastMessageId, shown, firstLine] =
+    x as unknown[];
+  const [size, ino, mtimeMs] = (x as unknown[]).slice(11);
+  const head = parseHead(id as string, {
+    id,
+    ...(rev === null ? {} : { rev }),
+    title,
+    createdAt,
+    updatedAt,
+    memory,
+    noSearch,
+    messages,
+    lastMessageId,
+    shown,
+    firstLine,
+  });
+  const stamp =
+    Number.isSafeInteger(size) && typeof ino === 'number' && typeof mtimeMs === 'number'
+      ? { size: size as number, ino, mtimeMs }
+      : null;
+  return head && typeof id === 'string' && stamp ? { head, stamp } : null;
+}
+
+/** The cached heads by id; an empty map when there is no cache or it cannot be used. */
+export async function readCache(dir: string): Promise<Map<string, CachedHead>> {
+  const out = new Map<string, CachedHead>();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await fs.readFile(path.join(dir, CACHE_FILE), 'utf8'));
+  } catch {
+    return out; // none yet, torn, or not JSON: rebuilt from the files
+  }
+  const file = parsed as { v?: unknown; heads?: unknown } | null;
+  if (file?.v !== VERSION || !Array.isArray(file.heads)) return out;
+  for (const row of file.heads as unknown[]) {
+    const cached = fromRow(row);
+    if (cached) out.set(cached.head.id, cached);
+  }
+  return out;
+}
+
+/**
+ * Replaces the cache with `heads`. `durable`: synced before the rename (after a forget or a deletion,
+ * so the old titles cannot come back after a power loss); otherwise not, since a cache lost or emptied by
+ * a power loss is only rebuilt.
+ */
+export async function writeCache(dir: string, heads: Iterable<CachedHead>, durable = false): Promise<void> {
+  const text = JSON.stringify({ v: VERSION, heads: [...heads].map(toRow) });
+  const file = path.join(dir, CACHE_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const handle = await fs.open(tmp, 'w', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      if (durable) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tmp, file);
+  } catch (error) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The cache gone (what a failed save after a deletion or a forget falls back to: a start rebuilds it). */
+export async function dropCache(dir: string): Promise<void> {
+  await fs.rm(path.join(dir, CACHE_FILE), { force: true });
+}
+
+/** Temp files of a save cut short: they may hold titles since deleted or forgotten. */
+export async function removeCacheLeftovers(dir: string, olderThanMs = 60_000): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.startsWith(`${CACHE_FILE}.`) || !name.endsWith('.tmp')) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (stat && now - stat.mtimeMs > olderThanMs) await fs.rm(file, { force: true });
+  }
+}
