@@ -117,7 +117,6 @@ export class StoreBase {
       this.apply(await checkFolder(this.dir, l));
     });
     this.listed = listing.then((l) => {
-      this.listedAt = Date.now();
       if (!covers(l)) return this.loaded!;
       this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
       this.early = true;
@@ -125,9 +124,6 @@ export class StoreBase {
     // Either one failing is reported by whoever awaits it.
     this.listed.catch(() => undefined);
   }
-
-  /** When the start's listing of the folder was taken (store.discover need not list it again at once). */
-  protected listedAt = 0;
 
   /** The heads were listed from the cache before being checked: what the check changes is announced. */
   private early = false;

@@ -23,9 +23,6 @@ import { dropCache } from './summary-cache.js';
 
 export { CHAT_SYNC_MS, UNTITLED, byNewest, summarize, titleOf, type StoreStats };
 
-/** How long after the start's listing of the folder discover() trusts it. */
-const FRESH_LISTING_MS = 1_000;
-
 /** A run's hold on a conversation, across processes; see ConversationStore.lease. */
 export interface ConversationLease {
   /** Records another process had appended, applied to our state when the lease was taken. */
@@ -212,9 +209,8 @@ export class ConversationStore extends StoreBase {
   async discover(): Promise<number> {
     // The list's own wait (store-base.ts's ready): a start from the cache does not wait for its check.
     await this.ready();
-    // The start listed the folder a moment ago (the window's first list): a file created since is seen
-    // by the folder watch the list starts next, or by the next list.
-    if (Date.now() - this.listedAt < FRESH_LISTING_MS) return 0;
+    // Listed again even right after the start's own listing: a file another process created in between
+    // would otherwise wait for its next write (a time-based trust of that listing lost a CLI's new chat).
     // A file still being created by us is ours (its tail exists before its first write), not new.
     const fresh = await unknownFiles(this.dir, (id) => this.book.has(id) || this.tails.has(id));
     if (fresh.length > 0) await this.reloadFiles(fresh);
