@@ -88,7 +88,11 @@ export const spacesInvoke = {
    * To the trash (restorable with `spaces.restore` for 30 days). Refused (`unavailable`) while a reply is
    * being written there; Personal cannot be deleted (`invalid_request`).
    */
-  'spaces.delete': { req: z.object({ id: spaceId }), res: z.object({ trashed: trashedSpace }) },
+  'spaces.delete': {
+    req: z.object({ id: spaceId }),
+    res: z.object({ trashed: trashedSpace }),
+    destructive: true as const,
+  },
   'spaces.trashed': { req: z.object({}), res: z.object({ spaces: z.array(trashedSpace) }) },
   /** Back from the trash (a name taken meanwhile is a `conflict`). */
   'spaces.restore': { req: z.object({ id: spaceId }), res: one },

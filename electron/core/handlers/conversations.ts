@@ -3,6 +3,7 @@
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
+import { confirmNatively } from '../confirm.js';
 import type { CoreContext } from '../context.js';
 import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
 import type { ConversationState } from '../conversations/state.js';
@@ -77,6 +78,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     'conversations.delete': async (req) => {
       const s = await store();
       s.get(req.id);
+      await confirmNatively(ctx.host, 'conversations.delete');
       if (ctx.runs.activeFor(req.id)) {
         throw new ContractError(
           'unavailable',

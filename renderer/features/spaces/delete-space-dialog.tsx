@@ -2,7 +2,8 @@
 // memory export, a zip named after the space), and deletes only once the space's name is typed. The space
 // goes to the trash: the toast after it can undo (restore) for a while.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { Button, Dialog, TypedNameField, typedMatches } from '../../components';
+import { TABLE } from '../../../shared/confirmations.js';
+import { Button, ConfirmBody, Dialog, TypedNameField, typedMatches } from '../../components';
 import { countsText } from './space-list';
 import { deleteSpace, exportSpace, refreshCounts, useSpaceList } from './use-spaces';
 
@@ -22,7 +23,9 @@ export function DeleteSpaceDialog({
     void refreshCounts(true);
   }, []);
   if (!space) return null;
-  const ready = typedMatches(typed, space.name);
+  const ask = TABLE['spaces.delete'].dialog({ name: space.name, counts: countsText(space) });
+  const typeToConfirm = ask.typeToConfirm ?? space.name;
+  const ready = typedMatches(typed, typeToConfirm);
 
   const onDelete = async (): Promise<void> => {
     setBusy('delete');
@@ -35,7 +38,7 @@ export function DeleteSpaceDialog({
       open
       alert
       size="sm"
-      title={`Delete space “${space.name}”?`}
+      title={ask.title}
       initialFocus={inputRef}
       onClose={onClose}
       footer={
@@ -53,22 +56,19 @@ export function DeleteSpaceDialog({
           <span className="sp-footer-gap" />
           <Button onClick={onClose}>Cancel</Button>
           <Button variant="danger" disabled={!ready || busy !== null} onClick={() => void onDelete()}>
-            {busy === 'delete' ? 'Deleting…' : 'Delete space'}
+            {busy === 'delete' ? 'Deleting…' : ask.confirmLabel}
           </Button>
         </>
       }
     >
-      <p>
-        Its memory and its conversations ({countsText(space)}) go to the trash. You can undo right after; the
-        trash is emptied after 30 days.
-      </p>
+      <ConfirmBody ask={ask} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
           if (ready && busy === null) void onDelete();
         }}
       >
-        <TypedNameField name={space.name} value={typed} onChange={setTyped} inputRef={inputRef} />
+        <TypedNameField name={typeToConfirm} value={typed} onChange={setTyped} inputRef={inputRef} />
       </form>
     </Dialog>
   );
