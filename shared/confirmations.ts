@@ -1,15 +1,37 @@
-// The destructive actions and how each is confirmed: the one place that decides it. An entry's `native`
-// says when the host asks with a native message box before running the channel (the main side, where
-// `host.confirm` exists: Electron); everywhere else, and for what `native` leaves out, the page shows
-// `dialog` first. So a new destructive action is one entry here, and the two sides never both ask or
-// both skip.
+// The destructive actions and how each is confirmed: the one place that decides it. Which channels are
+// destructive is the contract's (`destructive: true` on the channel); the compiler then wants an entry
+// here. An entry's `native` says when the host asks with a native message box before running the channel
+// (the main side, where `host.confirm` exists: Electron); everywhere else, and for what `native` leaves
+// out, the page shows `dialog` first. So a new destructive action is one entry here, and the two sides
+// never both ask or both skip.
+import { TRASH_KEEP_DAYS } from './channels/spaces.js';
+import type { Invoke, InvokeName } from './contract.js';
 
-/** What is about to be destroyed. */
+/** A memory path about to be destroyed. */
 export interface DestructiveTarget {
   path: string;
   /** The number of files inside, when the path is a folder. */
   folderFiles?: number | undefined;
 }
+
+/** What each destructive action destroys, as its confirmation names it. */
+export interface Targets {
+  'memory.delete': DestructiveTarget;
+  'memory.forget': DestructiveTarget;
+  'conversations.delete': { title: string };
+  /** `counts`: what goes with it, as the page shows it ("3 conversations · 2 memory files"). */
+  'spaces.delete': { name: string; counts: string };
+  'settings.reset': Record<string, never>;
+  'sync.disconnect': { spaceName: string };
+  'sync.resolveRewritten': { how: 'push-mine' | 'take-theirs'; spaceName: string; spaceId: string };
+  /** `path`: the file just forgotten permanently. */
+  'sync.rewriteHistory': { path: string; spaceName: string };
+}
+
+/** The channels that destroy something the user may want back (or can never get back): the contract says. */
+export type DestructiveAction = {
+  [K in InvokeName]: Invoke[K] extends { destructive: true } ? K : never;
+}[InvokeName];
 
 /** A native message box (HostServices.confirm). */
 export interface NativeConfirm {
@@ -25,28 +47,33 @@ export type ConfirmText = string | { code: string };
 export interface PageConfirm {
   title: string;
   body: ConfirmText[];
+  /** Further paragraphs, after `body`. */
+  more?: string[];
   confirmLabel: string;
+  cancelLabel?: string;
   /** Irreversible: the confirm button waits until this is typed. */
   typeToConfirm?: string;
 }
 
-export interface Confirmation {
-  /** null: the host does not ask natively for this target, the page's dialog is enough. */
-  native(target: DestructiveTarget): NativeConfirm | null;
-  dialog(target: DestructiveTarget): PageConfirm;
+export interface Confirmation<T> {
+  /**
+   * null (the function's result, or the whole field): the host does not ask natively, the page's dialog
+   * is enough. A null field means it never does, so the main side needs no target to know.
+   */
+  native: ((target: T) => NativeConfirm | null) | null;
+  dialog(target: T): PageConfirm;
   /** The error when the native box is cancelled (nothing happened). */
   cancelled: string;
 }
+
+export type ConfirmationTable = { readonly [A in DestructiveAction]: Confirmation<Targets[A]> };
 
 function baseName(path: string): string {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 
-/** The channels that destroy something the user may want back (or can never get back). */
-export type DestructiveAction = 'memory.delete' | 'memory.forget';
-
-export const CONFIRMATIONS: Readonly<Record<DestructiveAction, Confirmation>> = {
+export const CONFIRMATIONS = {
   'memory.delete': {
     // A folder's files are not all visible in the page's dialog, so the host asks with their number.
     native: ({ path, folderFiles }) =>
@@ -84,17 +111,110 @@ export const CONFIRMATIONS: Readonly<Record<DestructiveAction, Confirmation>> = 
     }),
     cancelled: 'Nothing was forgotten: it was cancelled.',
   },
-};
+  // The rest can be undone (a toast, the trash) or keep a backup first: the page's dialog is enough.
+  'conversations.delete': {
+    native: null,
+    dialog: ({ title }) => ({
+      title: 'Delete this conversation?',
+      body: [
+        `“${title || 'Untitled'}” will be deleted. Memory it wrote stays. You can undo for a few seconds.`,
+      ],
+      confirmLabel: 'Delete',
+    }),
+    cancelled: 'Nothing was deleted: the deletion was cancelled.',
+  },
+  'spaces.delete': {
+    native: null,
+    dialog: ({ name, counts }) => ({
+      title: `Delete space “${name}”?`,
+      body: [
+        `Its memory and its conversations (${counts}) go to the trash. You can undo right after, and restore it from “Recently deleted” in this list for ${TRASH_KEEP_DAYS} days; then it is erased.`,
+      ],
+      confirmLabel: 'Delete space',
+      typeToConfirm: name,
+    }),
+    cancelled: 'Nothing was deleted: the deletion was cancelled.',
+  },
+  'settings.reset': {
+    native: null,
+    dialog: () => ({
+      title: 'Reset all settings?',
+      body: ['Every setting goes back to its default. Your API key, conversations and memory stay.'],
+      confirmLabel: 'Reset',
+    }),
+    cancelled: 'Nothing was reset: it was cancelled.',
+  },
+  'sync.disconnect': {
+    native: null,
+    dialog: ({ spaceName }) => ({
+      title: 'Disconnect sync?',
+      body: [
+        `This device stops syncing ${spaceName}. Its memory and conversations stay here, and the remote keeps its copy. To reconnect, join again with the same address and the token.`,
+      ],
+      confirmLabel: 'Disconnect',
+    }),
+    cancelled: 'Nothing was disconnected: it was cancelled.',
+  },
+  'sync.resolveRewritten': {
+    native: null,
+    dialog: ({ how, spaceName, spaceId }) =>
+      how === 'push-mine'
+        ? {
+            title: 'Push this device’s copy?',
+            body: [
+              `The remote’s copy of ${spaceName} is replaced by this device’s. First, the remote’s copy is kept on this device as a backup (in the app’s data folder, under sync/${spaceId}.git). The other devices merge with this copy at their next sync.`,
+            ],
+            confirmLabel: 'Push my copy',
+          }
+        : {
+            title: 'Take the remote’s copy?',
+            body: [
+              `${spaceName} becomes what the remote holds: what only this device has goes away here. First, its memory and conversations are copied to a backup (in the app’s data folder, under sync/${spaceId}.backups).`,
+            ],
+            confirmLabel: 'Take the remote’s',
+          },
+    cancelled: 'Nothing was changed: it was cancelled.',
+  },
+  'sync.rewriteHistory': {
+    native: null,
+    dialog: ({ path, spaceName }) => ({
+      title: 'Remove the old versions from the remote too?',
+      body: [
+        `${path} is forgotten on this device, and ${spaceName}’s other devices forget it at their next sync. The remote’s history still holds its old versions (and those of conversations that quoted it).`,
+      ],
+      more: [
+        'Rewriting the history removes them from the remote. The previous history is kept on this device as a backup first. The other devices re-join the new history at their next sync and keep their own unsynced changes.',
+      ],
+      confirmLabel: 'Rewrite the remote’s history',
+      cancelLabel: 'Not now',
+    }),
+    cancelled: 'Nothing was rewritten: it was cancelled.',
+  },
+} satisfies ConfirmationTable;
+
+/** The table, seen through its one type (generic code indexes this). */
+export const TABLE: ConfirmationTable = CONFIRMATIONS;
+
+/** The actions the host may ask natively for (the main side then needs their target). */
+export type HostAsks = {
+  [A in DestructiveAction]: (typeof CONFIRMATIONS)[A]['native'] extends null ? never : A;
+}[DestructiveAction];
 
 /**
  * Who asks before `action` on `target`: the host natively ('host'), or the page with its dialog ('page').
  * `hostConfirms`: the host has native confirmations (the main side: `host.confirm` exists; the page: it
  * runs in Electron).
  */
-export function whoConfirms(
-  action: DestructiveAction,
-  target: DestructiveTarget,
+export function whoConfirms<A extends DestructiveAction>(
+  action: A,
+  target: Targets[A],
   hostConfirms: boolean,
 ): 'host' | 'page' {
-  return hostConfirms && CONFIRMATIONS[action].native(target) !== null ? 'host' : 'page';
+  const native = TABLE[action].native;
+  return hostConfirms && native !== null && native(target) !== null ? 'host' : 'page';
+}
+
+/** Is `name` a destructive channel (the contract says so)? */
+export function isDestructive(name: string): name is DestructiveAction {
+  return Object.hasOwn(CONFIRMATIONS, name);
 }

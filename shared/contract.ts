@@ -18,6 +18,8 @@ import { syncEvents, syncInvoke } from './channels/sync.js';
 export interface InvokeSpec {
   req: z.ZodType;
   res: z.ZodType;
+  /** It destroys something the user may want back: shared/confirmations.ts must say how it is confirmed. */
+  destructive?: true;
 }
 
 export const invoke = {

@@ -1,6 +1,7 @@
 // Shared UI primitives. Keep these APIs stable: every feature (chat, memory, activity, context, settings)
 // builds on them.
 export { Button, IconButton, type ButtonProps, type IconButtonProps, type ButtonVariant } from './button';
+export { ConfirmBody } from './confirm-body';
 export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
 export { Dialog, type DialogProps } from './dialog';
 export { DiffView, computeDiffLines } from './diff-view';

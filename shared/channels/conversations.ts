@@ -74,7 +74,7 @@ export const conversationsInvoke = {
     req: z.object({ id, title: z.string().trim().min(1).max(200) }),
     res: z.object({ conversation: conversationSummary }),
   },
-  'conversations.delete': { req: z.object({ id }), res: ok },
+  'conversations.delete': { req: z.object({ id }), res: ok, destructive: true as const },
   /**
    * The space's recall index, as the model's conversation_search ranks it (titles too, the last word also
    * as a prefix): the best matches first, each with a snippet and the [start, end) ranges of its matches.

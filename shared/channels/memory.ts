@@ -112,7 +112,11 @@ export const memoryInvoke = {
     req: z.object({ path: memoryPath, newPath: memoryPath }),
     res: z.object({ journalId: id }),
   },
-  'memory.delete': { req: z.object({ path: memoryPath }), res: z.object({ journalId: id }) },
+  'memory.delete': {
+    req: z.object({ path: memoryPath }),
+    res: z.object({ journalId: id }),
+    destructive: true as const,
+  },
   /** Remove one fact (list item or paragraph) from a file, journaled and undoable. */
   'memory.forgetFact': {
     req: z.object({ path: memoryPath, factId: z.string(), baseVersion: version }),
@@ -135,7 +139,7 @@ export const memoryInvoke = {
   },
   'memory.restore': { req: z.object({ journalId: id }), res: z.object({ journalId: id }) },
   /** Remove a file and every trace of it from the journal. */
-  'memory.forget': { req: z.object({ path: memoryPath }), res: ok },
+  'memory.forget': { req: z.object({ path: memoryPath }), res: ok, destructive: true as const },
   'memory.search': {
     req: z.object({
       query: z.string().trim().min(1).max(500),

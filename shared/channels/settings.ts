@@ -66,7 +66,7 @@ export const settingsInvoke = {
     req: z.object({ apiKey: z.string().trim().min(1).max(500).nullable() }),
     res: settingsView,
   },
-  'settings.reset': { req: z.object({}), res: settingsView },
+  'settings.reset': { req: z.object({}), res: settingsView, destructive: true as const },
 };
 
 export const settingsEvents = {

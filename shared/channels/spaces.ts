@@ -93,7 +93,11 @@ export const spacesInvoke = {
    * To the trash (restorable with `spaces.restore` for TRASH_KEEP_DAYS). Refused (`unavailable`) while a reply is
    * being written there; Personal cannot be deleted (`invalid_request`).
    */
-  'spaces.delete': { req: z.object({ id: spaceId }), res: z.object({ trashed: trashedSpace }) },
+  'spaces.delete': {
+    req: z.object({ id: spaceId }),
+    res: z.object({ trashed: trashedSpace }),
+    destructive: true as const,
+  },
   /** The spaces in the trash, newest deletion first ("Recently deleted"). */
   'spaces.trashed': { req: z.object({}), res: z.object({ spaces: z.array(trashedSpace) }) },
   /** Back from the trash (a name taken meanwhile is a `conflict`). */

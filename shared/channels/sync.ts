@@ -81,7 +81,7 @@ export const syncInvoke = {
     ]),
   },
   /** The remote and token go; the space's memory and conversations stay. */
-  'sync.disconnect': { req: empty, res: syncView },
+  'sync.disconnect': { req: empty, res: syncView, destructive: true as const },
   /** Syncs now (Retry); a failure is an error whose message says what to do. */
   'sync.syncNow': {
     req: empty,
@@ -106,6 +106,7 @@ export const syncInvoke = {
       received: z.number().int().min(0),
       sent: z.number().int().min(0),
     }),
+    destructive: true as const,
   },
   /**
    * After "Forget permanently": the remote's history, which still holds the forgotten versions, is
@@ -115,6 +116,7 @@ export const syncInvoke = {
   'sync.rewriteHistory': {
     req: empty,
     res: z.object({ view: syncView, backup: z.string().nullable() }),
+    destructive: true as const,
   },
   /** How often this device checks the space's remote while the app runs; kept with the remote, on this device. */
   'sync.setCheckInterval': {

@@ -3,6 +3,7 @@
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
+import { confirmNatively } from '../confirm.js';
 import type { CoreContext } from '../context.js';
 import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
 import type { ConversationState } from '../conversations/state.js';
@@ -81,6 +82,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       const s = await store();
       if (!s.has(req.id))
         throw new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
+      await confirmNatively(ctx.host, 'conversations.delete');
       if (ctx.runs.activeFor(req.id)) {
         throw new ContractError(
           'unavailable',

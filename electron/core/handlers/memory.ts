@@ -9,13 +9,9 @@ import {
 } from '../../../memory/archive/index.js';
 import { FactError, removeFact, splitFacts } from '../../../memory/facts.js';
 import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/index.js';
-import {
-  CONFIRMATIONS,
-  type DestructiveAction,
-  type DestructiveTarget,
-} from '../../../shared/confirmations.js';
 import type { DomainHandlers, EventPayload, ResOut } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
+import { confirmNatively } from '../confirm.js';
 import type { CoreContext } from '../context.js';
 import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
@@ -84,15 +80,6 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
       }
     };
 
-  /** Ask natively where shared/confirmations.ts says the host asks (the page asks everywhere else). */
-  const confirmed = async (action: DestructiveAction, target: DestructiveTarget): Promise<void> => {
-    const ask = CONFIRMATIONS[action].native(target);
-    if (!ask || !ctx.host.confirm) return;
-    if (!(await ctx.host.confirm(ask))) {
-      throw new ContractError('invalid_request', CONFIRMATIONS[action].cancelled);
-    }
-  };
-
   return {
     'memory.list': guard(async () => {
       const [entries, usage] = await Promise.all([memory.list(), memory.usage()]);
@@ -106,12 +93,15 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.create': guard(({ path, content }) => memory.create(path, content, USER)),
     'memory.rename': guard(({ path, newPath }) => memory.rename(path, newPath, USER)),
     'memory.delete': guard(async ({ path }) => {
-      const entries = await memory.list();
-      const isFolder = entries.some((e) => e.path === path && e.kind === 'dir');
-      const folderFiles = isFolder
-        ? entries.filter((e) => e.kind === 'file' && e.path.startsWith(`${path}/`)).length
-        : undefined;
-      await confirmed('memory.delete', { path, folderFiles });
+      // Where shared/confirmations.ts says the host asks (a folder, in Electron), it asks here.
+      await confirmNatively(ctx.host, 'memory.delete', async () => {
+        const entries = await memory.list();
+        const isFolder = entries.some((e) => e.path === path && e.kind === 'dir');
+        const folderFiles = isFolder
+          ? entries.filter((e) => e.kind === 'file' && e.path.startsWith(`${path}/`)).length
+          : undefined;
+        return { path, folderFiles };
+      });
       return memory.delete(path, USER);
     }),
     'memory.forgetFact': guard(async ({ path, factId, baseVersion }) => {
@@ -131,7 +121,7 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.diff': guard(({ journalId }) => memory.diff(journalId)),
     'memory.restore': guard(({ journalId }) => memory.restore(journalId, USER)),
     'memory.forget': guard(async ({ path }) => {
-      await confirmed('memory.forget', { path });
+      await confirmNatively(ctx.host, 'memory.forget', () => ({ path }));
       await forgetEverywhere(ctx, path);
       return { ok: true as const };
     }),

@@ -4,6 +4,7 @@
 import type { DomainHandlers } from '../../../shared/contract.js';
 import type { Settings, SettingsView } from '../../../shared/channels/settings.js';
 import { PERSONAL_SPACE_ID } from '../../../shared/channels/spaces.js';
+import { confirmNatively } from '../confirm.js';
 import type { CoreContext } from '../context.js';
 import { memoryLimitsOf } from '../memory-limits.js';
 
@@ -62,6 +63,7 @@ export function createSettingsHandlers(ctx: CoreContext): Domain {
       return Promise.resolve(changed());
     },
     'settings.reset': async () => {
+      await confirmNatively(ctx.host, 'settings.reset');
       ctx.settings.reset();
       // The space's own values go too: a reset is the defaults everywhere the window looks.
       const id = ctx.space?.id ?? PERSONAL_SPACE_ID;

@@ -3,6 +3,7 @@
 import type { DomainHandlers } from '../../../shared/contract.js';
 import type { SpaceInfo, TrashedSpaceInfo } from '../../../shared/channels/spaces.js';
 import { ContractError } from '../../../shared/errors.js';
+import { confirmNatively } from '../confirm.js';
 import type { CoreContext, SpacesLink } from '../context.js';
 
 type Domain = DomainHandlers<'spaces'>;
@@ -48,7 +49,10 @@ export function createSpacesHandlers(ctx: CoreContext): Domain {
       });
       return changed({ space });
     },
-    'spaces.delete': async ({ id }) => changed({ trashed: trashed(await spaces().delete(id)) }),
+    'spaces.delete': async ({ id }) => {
+      await confirmNatively(ctx.host, 'spaces.delete');
+      return changed({ trashed: trashed(await spaces().delete(id)) });
+    },
     'spaces.trashed': async () => ({ spaces: (await spaces().trashed()).map(trashed) }),
     'spaces.restore': async ({ id }) => changed({ space: info(await spaces().restore(id)) }),
   };

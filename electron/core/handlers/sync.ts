@@ -3,6 +3,7 @@
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { PERSONAL_SPACE_ID } from '../../../shared/channels/spaces.js';
 import { ContractError } from '../../../shared/errors.js';
+import { confirmNatively } from '../confirm.js';
 import type { CoreContext, SyncLink } from '../context.js';
 
 type Domain = DomainHandlers<'sync'>;
@@ -16,10 +17,19 @@ export function createSyncHandlers(ctx: CoreContext): Domain {
   return {
     'sync.status': async () => sync().view(spaceId),
     'sync.configure': async (req) => sync().configure(spaceId, req),
-    'sync.disconnect': async () => sync().disconnect(spaceId),
+    'sync.disconnect': async () => {
+      await confirmNatively(ctx.host, 'sync.disconnect');
+      return sync().disconnect(spaceId);
+    },
     'sync.syncNow': async () => sync().syncNow(spaceId),
-    'sync.resolveRewritten': async (req) => sync().resolveRewritten(spaceId, req),
-    'sync.rewriteHistory': async () => sync().rewriteHistory(spaceId),
+    'sync.resolveRewritten': async (req) => {
+      await confirmNatively(ctx.host, 'sync.resolveRewritten');
+      return sync().resolveRewritten(spaceId, req);
+    },
+    'sync.rewriteHistory': async () => {
+      await confirmNatively(ctx.host, 'sync.rewriteHistory');
+      return sync().rewriteHistory(spaceId);
+    },
     'sync.setCheckInterval': async (req) => sync().setCheckInterval(spaceId, req.seconds),
     'sync.conflicts': async () => sync().conflicts(spaceId),
     'sync.conflict': async (req) => sync().conflict(spaceId, req.id),

@@ -2,7 +2,8 @@
 // delete (confirmed, then undoable from the toast).
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ConversationSummary } from '../../../shared/channels/conversations';
-import { Button, ConfirmDialog, EmptyState, Icon, IconButton, Spinner } from '../../components';
+import { TABLE } from '../../../shared/confirmations.js';
+import { Button, ConfirmBody, ConfirmDialog, EmptyState, Icon, IconButton, Spinner } from '../../components';
 import { formatTime } from '../../lib/format';
 import { highlight } from '../../lib/highlight';
 import { useChat } from '../../store/chat';
@@ -32,6 +33,7 @@ export function ConversationSidebar(): ReactElement {
   const focusSearch = useUi((s) => s.focusConversationSearch);
   const searchRef = useRef<HTMLInputElement>(null);
   const [confirming, setConfirming] = useState<ConversationSummary | null>(null);
+  const ask = TABLE['conversations.delete'].dialog({ title: confirming?.title ?? '' });
   const [moving, setMoving] = useState<ConversationSummary | null>(null);
   const space = useCurrentSpace();
 
@@ -147,8 +149,8 @@ export function ConversationSidebar(): ReactElement {
       )}
       <ConfirmDialog
         open={confirming !== null}
-        title="Delete this conversation?"
-        confirmLabel="Delete"
+        title={ask.title}
+        confirmLabel={ask.confirmLabel}
         danger
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
@@ -156,10 +158,7 @@ export function ConversationSidebar(): ReactElement {
           setConfirming(null);
         }}
       >
-        <p>
-          “{confirming?.title || 'Untitled'}” will be deleted. Memory it wrote stays. You can undo for a few
-          seconds.
-        </p>
+        <ConfirmBody ask={ask} />
       </ConfirmDialog>
     </nav>
   );

@@ -4,11 +4,12 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { createFile, deleteFile, forgetPermanently, renameFile, restoreFile } from '../../store/memory';
 import { errorMessage } from '../../lib/format';
 import {
-  CONFIRMATIONS,
+  TABLE,
   whoConfirms,
   type DestructiveAction,
   type DestructiveTarget,
 } from '../../../shared/confirmations.js';
+import { ConfirmBody } from '../../components/confirm-body';
 import { Dialog } from '../../components/dialog';
 import { TypedConfirm } from './ui/typed-confirm';
 import { Button } from '../../components/button';
@@ -119,7 +120,7 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
   let dialogs: ReactNode = null;
   if (flow?.kind === 'delete' || flow?.kind === 'forget') {
     const { kind, path } = flow;
-    const ask = CONFIRMATIONS[ACTION[kind]].dialog({ path });
+    const ask = TABLE[ACTION[kind]].dialog({ path });
     dialogs = (
       <TypedConfirm
         title={ask.title}
@@ -129,9 +130,7 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         onCancel={close}
         onConfirm={() => void run(() => (kind === 'delete' ? doDelete(path) : doForget(path)))}
       >
-        <p>
-          {ask.body.map((part, i) => (typeof part === 'string' ? part : <code key={i}>{part.code}</code>))}
-        </p>
+        <ConfirmBody ask={ask} />
         {kind === 'forget' && synced && (
           <p>
             This space syncs: the other devices forget it too, but the remote’s history still holds its old

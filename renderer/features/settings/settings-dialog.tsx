@@ -2,7 +2,8 @@
 // and thresholds) and the data folder. Every change saves itself; the backend validates it again.
 import { useEffect, useState, type ReactElement } from 'react';
 import { formatBytes } from '../../lib/format';
-import { Button, ConfirmDialog, Dialog, Icon } from '../../components';
+import { TABLE } from '../../../shared/confirmations.js';
+import { Button, ConfirmBody, ConfirmDialog, Dialog, Icon } from '../../components';
 import { useSettings } from '../../store/settings';
 import { useUi } from '../../store/ui';
 import { InsecureStorageNote } from './insecure-storage-note';
@@ -39,6 +40,7 @@ function SettingsBody(): ReactElement {
   const reset = useSettings((s) => s.reset);
   const openDataFolder = useSettings((s) => s.openDataFolder);
   const [confirmReset, setConfirmReset] = useState(false);
+  const resetAsk = TABLE['settings.reset'].dialog({});
   if (!view) return <p>Loading…</p>;
   const { apiKey, settings } = view;
   const keyStatus = !apiKey.hasApiKey
@@ -177,8 +179,8 @@ function SettingsBody(): ReactElement {
 
       <ConfirmDialog
         open={confirmReset}
-        title="Reset all settings?"
-        confirmLabel="Reset"
+        title={resetAsk.title}
+        confirmLabel={resetAsk.confirmLabel}
         danger
         onCancel={() => setConfirmReset(false)}
         onConfirm={() => {
@@ -186,7 +188,7 @@ function SettingsBody(): ReactElement {
           void reset();
         }}
       >
-        <p>Every setting goes back to its default. Your API key, conversations and memory stay.</p>
+        <ConfirmBody ask={resetAsk} />
       </ConfirmDialog>
     </div>
   );

@@ -3,8 +3,8 @@
 // goes to the trash: the toast after it can undo (restore) for a while, and "Recently deleted" in the
 // switcher restores it for as long as the trash keeps it.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { Button, Dialog, TypedNameField, typedMatches } from '../../components';
-import { TRASH_KEEP_DAYS } from '../../../shared/channels/spaces';
+import { TABLE } from '../../../shared/confirmations.js';
+import { Button, ConfirmBody, Dialog, TypedNameField, typedMatches } from '../../components';
 import { countsText } from './space-list';
 import { deleteSpace, exportSpace, refreshCounts, useSpaceList } from './use-spaces';
 
@@ -24,7 +24,9 @@ export function DeleteSpaceDialog({
     void refreshCounts(true);
   }, []);
   if (!space) return null;
-  const ready = typedMatches(typed, space.name);
+  const ask = TABLE['spaces.delete'].dialog({ name: space.name, counts: countsText(space) });
+  const typeToConfirm = ask.typeToConfirm ?? space.name;
+  const ready = typedMatches(typed, typeToConfirm);
 
   const onDelete = async (): Promise<void> => {
     setBusy('delete');
@@ -37,7 +39,7 @@ export function DeleteSpaceDialog({
       open
       alert
       size="sm"
-      title={`Delete space “${space.name}”?`}
+      title={ask.title}
       initialFocus={inputRef}
       onClose={onClose}
       footer={
@@ -55,22 +57,19 @@ export function DeleteSpaceDialog({
           <span className="sp-footer-gap" />
           <Button onClick={onClose}>Cancel</Button>
           <Button variant="danger" disabled={!ready || busy !== null} onClick={() => void onDelete()}>
-            {busy === 'delete' ? 'Deleting…' : 'Delete space'}
+            {busy === 'delete' ? 'Deleting…' : ask.confirmLabel}
           </Button>
         </>
       }
     >
-      <p>
-        Its memory and its conversations ({countsText(space)}) go to the trash. You can undo right after, and
-        restore it from “Recently deleted” in this list for {TRASH_KEEP_DAYS} days; then it is erased.
-      </p>
+      <ConfirmBody ask={ask} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
           if (ready && busy === null) void onDelete();
         }}
       >
-        <TypedNameField name={space.name} value={typed} onChange={setTyped} inputRef={inputRef} />
+        <TypedNameField name={typeToConfirm} value={typed} onChange={setTyped} inputRef={inputRef} />
       </form>
     </Dialog>
   );

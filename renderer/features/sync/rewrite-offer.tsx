@@ -3,7 +3,8 @@
 // history without them (sync.rewriteHistory): the previous history is kept on this device first, and
 // the other devices re-join the new one by themselves, keeping their own unsynced changes.
 import type { ReactElement } from 'react';
-import { ConfirmDialog } from '../../components';
+import { TABLE } from '../../../shared/confirmations.js';
+import { ConfirmBody, ConfirmDialog } from '../../components';
 import { useSync } from '../../store/sync';
 
 export function RewriteOffer({
@@ -16,12 +17,13 @@ export function RewriteOffer({
   onDone: () => void;
 }): ReactElement {
   const rewrite = useSync((s) => s.rewriteHistory);
+  const ask = TABLE['sync.rewriteHistory'].dialog({ path, spaceName });
   return (
     <ConfirmDialog
       open
-      title="Remove the old versions from the remote too?"
-      confirmLabel="Rewrite the remote’s history"
-      cancelLabel="Not now"
+      title={ask.title}
+      confirmLabel={ask.confirmLabel}
+      {...(ask.cancelLabel !== undefined ? { cancelLabel: ask.cancelLabel } : {})}
       danger
       onCancel={onDone}
       onConfirm={() => {
@@ -29,15 +31,7 @@ export function RewriteOffer({
         void rewrite();
       }}
     >
-      <p>
-        {path} is forgotten on this device, and {spaceName}’s other devices forget it at their next sync. The
-        remote’s history still holds its old versions (and those of conversations that quoted it).
-      </p>
-      <p>
-        Rewriting the history removes them from the remote. The previous history is kept on this device as a
-        backup first. The other devices re-join the new history at their next sync and keep their own unsynced
-        changes.
-      </p>
+      <ConfirmBody ask={ask} />
     </ConfirmDialog>
   );
 }

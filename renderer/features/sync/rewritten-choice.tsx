@@ -3,7 +3,8 @@
 // and the sidebar's sync line both show it; the backend does the work (sync.resolveRewritten), the toast
 // says where the backup went.
 import { useState, type ReactElement } from 'react';
-import { Button, ConfirmDialog } from '../../components';
+import { TABLE } from '../../../shared/confirmations.js';
+import { Button, ConfirmBody, ConfirmDialog } from '../../components';
 import { useSync } from '../../store/sync';
 
 type How = 'push-mine' | 'take-theirs';
@@ -20,6 +21,9 @@ export function RewrittenChoice({
   const resolve = useSync((s) => s.resolveRewritten);
   const busy = useSync((s) => s.retrying);
   const [asking, setAsking] = useState<How | null>(null);
+  const ask = (how: How) => TABLE['sync.resolveRewritten'].dialog({ how, spaceName, spaceId });
+  const push = ask('push-mine');
+  const take = ask('take-theirs');
   return (
     <div className={compact ? 'sync-rewritten sync-rewritten-compact' : 'sync-rewritten'}>
       <p>
@@ -36,8 +40,8 @@ export function RewrittenChoice({
       </div>
       <ConfirmDialog
         open={asking === 'push-mine'}
-        title="Push this device’s copy?"
-        confirmLabel="Push my copy"
+        title={push.title}
+        confirmLabel={push.confirmLabel}
         danger
         onCancel={() => setAsking(null)}
         onConfirm={() => {
@@ -45,16 +49,12 @@ export function RewrittenChoice({
           void resolve('push-mine');
         }}
       >
-        <p>
-          The remote’s copy of {spaceName} is replaced by this device’s. First, the remote’s copy is kept on
-          this device as a backup (in the app’s data folder, under {`sync/${spaceId}.git`}). The other devices
-          merge with this copy at their next sync.
-        </p>
+        <ConfirmBody ask={push} />
       </ConfirmDialog>
       <ConfirmDialog
         open={asking === 'take-theirs'}
-        title="Take the remote’s copy?"
-        confirmLabel="Take the remote’s"
+        title={take.title}
+        confirmLabel={take.confirmLabel}
         danger
         onCancel={() => setAsking(null)}
         onConfirm={() => {
@@ -62,11 +62,7 @@ export function RewrittenChoice({
           void resolve('take-theirs');
         }}
       >
-        <p>
-          {spaceName} becomes what the remote holds: what only this device has goes away here. First, its
-          memory and conversations are copied to a backup (in the app’s data folder, under{' '}
-          {`sync/${spaceId}.backups`}).
-        </p>
+        <ConfirmBody ask={take} />
       </ConfirmDialog>
     </div>
   );

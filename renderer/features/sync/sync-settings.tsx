@@ -3,7 +3,8 @@
 // and Disconnect (confirmed; the address and name stay in the form, so reconnecting takes the token
 // again and nothing else). A remote holding another space is merged only after the person agrees.
 import { useEffect, useId, useState, type ReactElement } from 'react';
-import { Button, ConfirmDialog, Icon } from '../../components';
+import { TABLE } from '../../../shared/confirmations.js';
+import { Button, ConfirmBody, ConfirmDialog, Icon } from '../../components';
 import { useCurrentSpace } from '../spaces/use-spaces';
 import { useSync, useSyncView } from '../../store/sync';
 import type { SyncView } from '../../../shared/channels/sync';
@@ -76,6 +77,7 @@ function SyncForm({
   const [error, setError] = useState<string | null>(null);
   const [other, setOther] = useState<OtherSpace | null>(null);
   const [confirmDisconnect, setConfirmDisconnect] = useState(false);
+  const disconnectAsk = TABLE['sync.disconnect'].dialog({ spaceName });
 
   const submit = async (confirmOtherSpace = false): Promise<void> => {
     const address = url.trim();
@@ -201,8 +203,8 @@ function SyncForm({
       </ConfirmDialog>
       <ConfirmDialog
         open={confirmDisconnect}
-        title="Disconnect sync?"
-        confirmLabel="Disconnect"
+        title={disconnectAsk.title}
+        confirmLabel={disconnectAsk.confirmLabel}
         danger
         onCancel={() => setConfirmDisconnect(false)}
         onConfirm={() => {
@@ -210,10 +212,7 @@ function SyncForm({
           void disconnect();
         }}
       >
-        <p>
-          This device stops syncing {spaceName}. Its memory and conversations stay here, and the remote keeps
-          its copy. To reconnect, join again with the same address and the token.
-        </p>
+        <ConfirmBody ask={disconnectAsk} />
       </ConfirmDialog>
     </>
   );

@@ -2,18 +2,36 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CONFIRMATIONS,
+  TABLE,
   whoConfirms,
   type DestructiveAction,
   type DestructiveTarget,
+  type PageConfirm,
 } from '../../../shared/confirmations.js';
-import { isInvokeName } from '../../../shared/contract.js';
+import { invoke, invokeNames, isInvokeName, type InvokeSpec } from '../../../shared/contract.js';
 
 const actions = Object.keys(CONFIRMATIONS) as DestructiveAction[];
+/** The two whose target is a memory path (and that the host may ask for natively). */
+const pathActions = ['memory.delete', 'memory.forget'] as const;
 
 describe('the destructive actions table', () => {
-  it('names only channels of the contract', () => {
-    expect(actions.sort()).toEqual(['memory.delete', 'memory.forget']);
+  it('has an entry for every channel the contract marks destructive, and only those', () => {
+    const marked = invokeNames.filter((name) => (invoke[name] as InvokeSpec).destructive === true);
+    expect([...actions].sort()).toEqual([...marked].sort());
     for (const action of actions) expect(isInvokeName(action)).toBe(true);
+    // The audit of issue 14: each of these destroys something, or replaces one copy by another.
+    expect(marked).toEqual(
+      expect.arrayContaining([
+        'memory.delete',
+        'memory.forget',
+        'conversations.delete',
+        'spaces.delete',
+        'settings.reset',
+        'sync.disconnect',
+        'sync.resolveRewritten',
+        'sync.rewriteHistory',
+      ]),
+    );
   });
 
   it.each([
@@ -65,14 +83,14 @@ describe('the destructive actions table', () => {
     );
     fc.assert(
       fc.property(
-        fc.constantFrom(...actions),
+        fc.constantFrom(...pathActions),
         target,
         fc.boolean(),
         (action, t: DestructiveTarget, electron) => {
-          const entry = CONFIRMATIONS[action];
+          const entry = TABLE[action];
           const who = whoConfirms(action, t, electron);
           if (!electron) expect(who).toBe('page');
-          if (who === 'host') expect(entry.native(t)?.message).toContain(t.path);
+          if (who === 'host') expect(entry.native?.(t)?.message).toContain(t.path);
           const dialog = entry.dialog(t);
           expect(dialog.body).toContainEqual({ code: t.path });
           expect(dialog.confirmLabel.length).toBeGreaterThan(0);
@@ -81,5 +99,66 @@ describe('the destructive actions table', () => {
         },
       ),
     );
+  });
+
+  it.each([
+    // action, target, title, confirm label, a phrase of the body
+    [
+      'conversations.delete',
+      { title: '' },
+      'Delete this conversation?',
+      'Delete',
+      '“Untitled” will be deleted.',
+    ],
+    [
+      'spaces.delete',
+      { name: 'Work', counts: '1 conversation · 2 memory files' },
+      'Delete space “Work”?',
+      'Delete space',
+      '(1 conversation · 2 memory files) go to the trash',
+    ],
+    ['settings.reset', {}, 'Reset all settings?', 'Reset', 'Your API key, conversations and memory stay.'],
+    [
+      'sync.disconnect',
+      { spaceName: 'Work' },
+      'Disconnect sync?',
+      'Disconnect',
+      'This device stops syncing Work.',
+    ],
+    [
+      'sync.resolveRewritten',
+      { how: 'push-mine', spaceName: 'Work', spaceId: 's1' },
+      'Push this device’s copy?',
+      'Push my copy',
+      'under sync/s1.git)',
+    ],
+    [
+      'sync.resolveRewritten',
+      { how: 'take-theirs', spaceName: 'Work', spaceId: 's1' },
+      'Take the remote’s copy?',
+      'Take the remote’s',
+      'under sync/s1.backups).',
+    ],
+    [
+      'sync.rewriteHistory',
+      { path: '/memories/a.md', spaceName: 'Work' },
+      'Remove the old versions from the remote too?',
+      'Rewrite the remote’s history',
+      '/memories/a.md is forgotten on this device, and Work’s other devices',
+    ],
+  ] as const)('%s: the page asks “%s”', (action, target, title, label, phrase) => {
+    const ask = (TABLE[action].dialog as (t: typeof target) => PageConfirm)(target);
+    expect(ask).toMatchObject({ title, confirmLabel: label });
+    expect(ask.body.join('')).toContain(phrase);
+    // Undoable, or a backup first: the host never asks natively, in Electron too.
+    expect(TABLE[action].native).toBeNull();
+    expect(whoConfirms(action, target as never, true)).toBe('page');
+  });
+
+  it('types the space’s name before deleting it, and offers “Not now” before rewriting the remote', () => {
+    expect(TABLE['spaces.delete'].dialog({ name: 'Work', counts: '' }).typeToConfirm).toBe('Work');
+    const rewrite = TABLE['sync.rewriteHistory'].dialog({ path: '/memories/a.md', spaceName: 'W' });
+    expect(rewrite.cancelLabel).toBe('Not now');
+    expect(rewrite.more?.[0]).toMatch(/^Rewriting the history removes them from the remote\./);
   });
 });
