@@ -75,6 +75,7 @@ export class Agent {
     const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
     this.store = new ConversationStore(dir);
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
+      onProgress: (progress) => ctx.events.emit('conversations.indexing', progress),
       warn: (message, fields) => ctx.log.warn(message, fields),
     });
     this.recallTools = new RecallTools(this.recall, this.store);

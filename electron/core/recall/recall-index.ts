@@ -54,6 +54,11 @@ export function conversationKey(s: ConversationState): string {
 const titleDoc = (c: string): string => `${c}#t`;
 const messageDoc = (c: string, m: string): string => `${c}/${m}`;
 
+export interface IndexProgress {
+  indexed: number;
+  total: number;
+}
+
 export interface RecallIndexOptions {
   /** How long changes gather before the index follows them. */
   batchMs?: number;
@@ -61,6 +66,12 @@ export interface RecallIndexOptions {
   saveIdleMs?: number;
   /** How long a long job (build, load, save) runs before the event loop gets a turn (SLICE_MS). */
   sliceMs?: number;
+  /**
+   * The first build's progress (documents indexed of total), after every conversation that moves it by a
+   * whole percent: from 0 to total, which it always reaches. Only the build (or load) on first need
+   * reports: the few documents of a later change would only be noise.
+   */
+  onProgress?: (progress: IndexProgress) => void;
   warn?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -118,7 +129,12 @@ export class RecallIndex {
       if (this.docs.get(state.meta.id)?.key !== conversationKey(state)) this.dirty.add(state.meta.id);
     }
     for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
-    await this.follow();
+    await this.follow(this.options.onProgress);
+  }
+
+  /** A conversation's share of a build: its messages and its title (one for a conversation gone). */
+  private weight(id: string): number {
+    return this.source.has(id) ? this.source.get(id).messages.length + 1 : 1;
   }
 
   /** One shard from its file, or empty (to be rebuilt) when the file is missing or cannot be trusted. */
@@ -185,16 +201,34 @@ export class RecallIndex {
   }
 
   /** Applies every pending change, in slices (the first build is 200,000 documents). */
-  private follow(): Promise<void> {
+  private follow(report?: (progress: IndexProgress) => void): Promise<void> {
     this.following++;
     return this.alone(async () => {
       try {
         const slicer = new Slicer(this.options.sliceMs);
         let removed = false;
-        for (const id of [...this.dirty]) {
+        const ids = [...this.dirty];
+        // Each conversation's share as planned (it may grow meanwhile), so the count ends at total.
+        const shares = new Map(report ? ids.map((id) => [id, this.weight(id)]) : []);
+        let total = 0;
+        for (const share of shares.values()) total += share;
+        let indexed = 0;
+        let percent = -1;
+        const tell = (): void => {
+          const now = Math.floor((indexed * 100) / total);
+          if (now === percent) return;
+          percent = now;
+          report?.({ indexed, total });
+        };
+        if (total > 0) tell();
+        for (const id of ids) {
           this.dirty.delete(id);
           const state = this.source.has(id) ? this.source.get(id) : null;
           removed = (await this.reconcile(id, state, slicer)) || removed;
+          if (total > 0) {
+            indexed += shares.get(id) ?? 0;
+            tell();
+          }
         }
         if (removed) this.scheduleSave(0);
         else if (this.unsaved.size > 0) this.scheduleSave(this.options.saveIdleMs ?? 30_000);
