@@ -118,6 +118,7 @@ function bindCore(api: Api): () => void {
     api.on('conversations.changed', ({ conversations }) =>
       useConversations.getState().setList(conversations),
     ),
+    api.on('conversations.indexing', (progress) => useConversations.getState().setIndexing(progress)),
     api.on('settings.changed', (view) => useSettings.getState().setView(view)),
     api.on('app.notice', ({ level, message }) =>
       toast(message, { tone: level === 'info' ? 'info' : level === 'warning' ? 'warning' : 'error' }),

@@ -24,10 +24,13 @@ interface ConversationsState {
   query: string;
   results: SearchResult[] | null;
   searching: boolean;
+  /** The space's recall index being built (conversations.indexing), until it reaches its total. */
+  indexing: { indexed: number; total: number } | null;
   /** Ids hidden while their delete can still be undone. */
   hidden: ReadonlySet<string>;
   refresh(): Promise<void>;
   setList(list: ConversationSummary[]): void;
+  setIndexing(progress: { indexed: number; total: number }): void;
   search(query: string): Promise<void>;
   rename(id: string, title: string): Promise<boolean>;
   remove(id: string): void;
@@ -52,6 +55,7 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
   query: '',
   results: null,
   searching: false,
+  indexing: null,
   hidden: new Set(),
 
   async refresh() {
@@ -70,6 +74,10 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
   setList(list) {
     const sorted = [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     set({ list: sorted, loaded: true });
+  },
+
+  setIndexing(progress) {
+    set({ indexing: progress.indexed >= progress.total ? null : progress });
   },
 
   async search(query) {

@@ -121,7 +121,14 @@ export async function switchSpace(id: string, options: { conversationId?: string
     resetMemoryStore();
     resetContextStore();
     resetActivityStore();
-    useConversations.setState({ list: [], loaded: false, query: '', results: null, searching: false });
+    useConversations.setState({
+      list: [],
+      loaded: false,
+      query: '',
+      results: null,
+      searching: false,
+      indexing: null,
+    });
   }
   try {
     if (options.conversationId !== undefined) {

@@ -123,4 +123,13 @@ export const conversationsInvoke = {
 
 export const conversationsEvents = {
   'conversations.changed': z.object({ conversations: z.array(conversationSummary) }),
+  /**
+   * The space's recall index is being built on first need (tagged with its space like every spaced event):
+   * documents indexed of total, from 0 up to total, which the last one reaches. A search made meanwhile
+   * waits for the build; the sidebar shows this while it does.
+   */
+  'conversations.indexing': z.object({
+    indexed: z.number().int().min(0),
+    total: z.number().int().min(1),
+  }),
 };

@@ -21,7 +21,15 @@ import { installLayoutShim } from './layout-shim';
 /** Settings, conversations, chat, toasts and the open dialogs as a window starts. */
 export function resetWindowStores(): void {
   useSettings.setState({ view: null, info: null, loadError: null });
-  useConversations.setState({ list: [], loaded: false, query: '', results: null, hidden: new Set() });
+  useConversations.setState({
+    list: [],
+    loaded: false,
+    query: '',
+    results: null,
+    searching: false,
+    indexing: null,
+    hidden: new Set(),
+  });
   useChat.setState({ conversationId: null, items: [], runs: {}, activeRunId: null });
   useToasts.setState({ toasts: [] });
   useUi.setState({ settingsOpen: false, helpOpen: false });

@@ -76,6 +76,7 @@ export class Agent {
     this.store = new ConversationStore(dir, { warn: (message, fields) => ctx.log.warn(message, fields) });
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),
+      onProgress: (progress) => ctx.events.emit('conversations.indexing', progress),
       warn: (message, fields) => ctx.log.warn(message, fields),
     });
     this.recallTools = new RecallTools(this.recall, this.store);

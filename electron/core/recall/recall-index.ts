@@ -58,6 +58,11 @@ const openOrNull = (source: RecallSource, id: string): Promise<ConversationState
 const titleDoc = (c: string): string => `${c}#t`;
 const messageDoc = (c: string, m: string): string => `${c}/${m}`;
 
+export interface IndexProgress {
+  indexed: number;
+  total: number;
+}
+
 export interface RecallIndexOptions {
   /** How long changes gather before the index follows them. */
   batchMs?: number;
@@ -70,6 +75,12 @@ export interface RecallIndexOptions {
    * space opens. Without it, a timer of `warm`'s delay.
    */
   idle?: (load: () => Promise<unknown>) => void;
+  /**
+   * The first build's progress (documents indexed of total), after every conversation that moves it by a
+   * whole percent: from 0 to total, which it always reaches. Only the build (or load) on first need
+   * reports: the few documents of a later change would only be noise.
+   */
+  onProgress?: (progress: IndexProgress) => void;
   warn?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -127,7 +138,17 @@ export class RecallIndex {
       if (this.docs.get(head.id)?.key !== conversationKey(head)) this.dirty.add(head.id);
     }
     for (const id of this.docs.keys()) if (!live.has(id)) this.dirty.add(id);
-    await this.follow();
+    await this.follow(this.options.onProgress);
+  }
+
+  /**
+   * Each conversation's share of a build: its messages and its title (one for a conversation gone),
+   * from the heads, so planning the build reads no body.
+   */
+  private weights(ids: readonly string[]): Map<string, number> {
+    const messages = new Map<string, number>();
+    for (const head of this.source.heads()) messages.set(head.id, head.messages);
+    return new Map(ids.map((id) => [id, (messages.get(id) ?? 0) + 1]));
   }
 
   /** One shard from its file, or empty (to be rebuilt) when the file is missing or cannot be trusted. */
@@ -194,16 +215,34 @@ export class RecallIndex {
   }
 
   /** Applies every pending change, in slices (the first build is 200,000 documents). */
-  private follow(): Promise<void> {
+  private follow(report?: (progress: IndexProgress) => void): Promise<void> {
     this.following++;
     return this.alone(async () => {
       try {
         const slicer = new Slicer(this.options.sliceMs);
         let removed = false;
-        for (const id of [...this.dirty]) {
+        const ids = [...this.dirty];
+        // Each conversation's share as planned (it may grow meanwhile), so the count ends at total.
+        const shares = report ? this.weights(ids) : new Map<string, number>();
+        let total = 0;
+        for (const share of shares.values()) total += share;
+        let indexed = 0;
+        let percent = -1;
+        const tell = (): void => {
+          const now = Math.floor((indexed * 100) / total);
+          if (now === percent) return;
+          percent = now;
+          report?.({ indexed, total });
+        };
+        if (total > 0) tell();
+        for (const id of ids) {
           this.dirty.delete(id);
           const state = await openOrNull(this.source, id);
           removed = (await this.reconcile(id, state, slicer)) || removed;
+          if (total > 0) {
+            indexed += shares.get(id) ?? 0;
+            tell();
+          }
         }
         if (removed) this.scheduleSave(0);
         else if (this.unsaved.size > 0) this.scheduleSave(this.options.saveIdleMs ?? 30_000);

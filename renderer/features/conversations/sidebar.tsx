@@ -16,6 +16,10 @@ import { SyncStatusLine } from '../sync';
 import { ConversationRow } from './conversation-row';
 import './sidebar.css';
 
+/** Whole percent, never 100 before the build has finished. */
+const percent = (p: { indexed: number; total: number }): number =>
+  Math.min(99, Math.floor((p.indexed * 100) / p.total));
+
 export function ConversationSidebar(): ReactElement {
   const list = useConversations((s) => s.list);
   const hidden = useConversations((s) => s.hidden);
@@ -24,6 +28,7 @@ export function ConversationSidebar(): ReactElement {
   const results = useConversations((s) => s.results);
   const searching = useConversations((s) => s.searching);
   const search = useConversations((s) => s.search);
+  const indexing = useConversations((s) => s.indexing);
   const remove = useConversations((s) => s.remove);
   const activeId = useChat((s) => s.conversationId);
   const open = useChat((s) => s.open);
@@ -93,6 +98,12 @@ export function ConversationSidebar(): ReactElement {
         {searching && <Spinner size={12} />}
       </div>
       <div className="sidebar-list">
+        {/* There while a search waits, so the progress is announced as it fills in (politely). */}
+        {searching && (
+          <p className="sidebar-indexing" role="status" aria-live="polite">
+            {indexing ? `Indexing past conversations… ${percent(indexing)}%` : ''}
+          </p>
+        )}
         {results !== null ? (
           results.length === 0 ? (
             <p className="sidebar-note">No conversation matches “{query.trim()}”.</p>
