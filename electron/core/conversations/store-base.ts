@@ -241,6 +241,17 @@ export class StoreBase {
     return this.book.has(id);
   }
 
+  /**
+   * Conversations whose live records a forget redacted in place in this process: what they hold here may
+   * differ from their file (a file part that failed is retried at the next start), which no head shows.
+   */
+  protected readonly redactedHere = new Set<string>();
+
+  /** True when `id`'s live text was redacted in place here (the recall index re-checks it at next start). */
+  redactedInPlace(id: string): boolean {
+    return this.redactedHere.has(id);
+  }
+
   /** The state if its body was read already (nothing is read here). */
   peek(id: string): ConversationState | undefined {
     return this.byId.get(id);

@@ -355,6 +355,7 @@ export class ConversationStore extends StoreBase {
     const live = state
       ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
       : false;
+    if (live) this.redactedHere.add(id);
     // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
     // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
     const onDisk = await this.locked(id, () =>

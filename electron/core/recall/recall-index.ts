@@ -293,6 +293,9 @@ export class RecallIndex {
     // Text changed in place (a redaction) may not change the cheap key, nor reach the file (a forget
     // whose file part failed): such a conversation is saved under a key no state has, so the next start
     // diffs it again against what its file holds then.
+    // The store says so too: a redaction made before this index first saw the conversation leaves no
+    // changed document to tell it by.
+    if (this.source.redactedInPlace?.(id) === true) inPlace = true;
     const key = state ? conversationKey(headOf(state)) + (inPlace ? '|in-place' : '') : undefined;
     if (key !== undefined) this.docs.set(id, { key, hashes });
     else this.docs.delete(id);

@@ -19,6 +19,8 @@ export interface RecallSource {
   get(id: string): ConversationState;
   /** A body, read without blocking (rebuilding a conversation's documents). */
   open(id: string): Promise<ConversationState>;
+  /** Its live text was redacted in place here: it may differ from its file, whatever its head says. */
+  redactedInPlace?(id: string): boolean;
   onChange(listener: (id: string) => void): () => void;
 }
 

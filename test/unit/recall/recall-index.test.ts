@@ -233,6 +233,31 @@ describe('recall index', () => {
     expect(await found(s.index, 'gone')).toEqual([]);
   });
 
+  it('the same, when the redaction came before the index had seen the conversation', async () => {
+    let s = await start();
+    // No wait between them: the index first sees the conversation already redacted, so no document of
+    // it changed in place; the store's word is what marks it to be checked against its file.
+    const a = await s.store.create({ memory: true, records: [user('the cedar stands')] });
+    await s.store.redact(
+      a.meta.id,
+      (records) => {
+        for (const r of records)
+          if (r.t === 'msg') {
+            r.text = 'gone';
+            r.content = [{ type: 'text', text: 'gone' }];
+          }
+        return true;
+      },
+      async () => false,
+    );
+    expect(await found(s.index, 'cedar')).toEqual([]);
+    await s.index.save();
+    s = await restart(s);
+    expect(s.store.get(a.meta.id).messages[0]!.text).toContain('cedar');
+    expect(await found(s.index, 'cedar')).toHaveLength(1);
+    expect(await found(s.index, 'gone')).toEqual([]);
+  });
+
   it.each([
     ['torn', (t: string) => t.slice(0, t.length / 2)],
     ['not json', () => 'garbage'],
