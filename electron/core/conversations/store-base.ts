@@ -82,6 +82,7 @@ export class StoreBase {
         state: (id) => this.byId.get(id),
         tail: (id) => this.tails.get(id),
         settled: (id) => {
+          if (this.unwritten.has(id)) return false;
           const writer = this.writers.get(id);
           return !writer || (writer.allWritten && !writer.failure);
         },
@@ -246,6 +247,9 @@ export class StoreBase {
    * differ from their file (a file part that failed is retried at the next start), which no head shows.
    */
   protected readonly redactedHere = new Set<string>();
+
+  /** Appends applied to the live state whose write still waits for the conversation's lock (appendQueued). */
+  protected readonly unwritten = new Map<string, number>();
 
   /** True when `id`'s live text was redacted in place here (the recall index re-checks it at next start). */
   redactedInPlace(id: string): boolean {

@@ -98,7 +98,18 @@ export class ConversationStore extends StoreBase {
     this.held.apply(id, records, state.messages.slice(-1));
     if (this.leases.has(id))
       this.writer(id).writeQueued(records); // a failure is reported by flushed()
-    else void this.locked(id, () => this.writer(id).write(records)).catch(() => undefined);
+    else {
+      // Applied below at once but written only once the lock is taken: until then the summary cache
+      // must not vouch for this conversation's head (store-base.ts's settled).
+      this.unwritten.set(id, (this.unwritten.get(id) ?? 0) + 1);
+      void this.locked(id, () => this.writer(id).write(records))
+        .catch(() => undefined)
+        .finally(() => {
+          const left = (this.unwritten.get(id) ?? 1) - 1;
+          if (left > 0) this.unwritten.set(id, left);
+          else this.unwritten.delete(id);
+        });
+    }
     return this.applied(state, records);
   }
 

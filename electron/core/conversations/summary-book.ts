@@ -129,16 +129,22 @@ export class SummaryBook {
   ): Promise<CachedHead | 'later' | null> {
     const tail = this.live.tail(id);
     if (!tail || !this.live.settled(id)) return 'later';
+    // The head as the file holds it now, taken before the stat: records applied while the stat is under
+    // way (the streaming path applies at once and writes a moment later) are not in the file yet, and a
+    // head saved with them under the file's stamp would outlive a SIGKILL that kept them from it.
+    const head = headOf(state);
+    const { ino, size } = tail;
     const stat = await fs.stat(path.join(this.dir, `${id}.jsonl`)).catch(() => null);
     if (!stat) return null;
+    if (!this.live.settled(id) || this.live.tail(id)?.size !== size) return 'later';
     const stamp = stampOf(stat);
     // Untouched since it was read (a torn last line included, which the replay left out too).
-    if (last && sameStamp(last, stamp)) return { head: headOf(state), stamp };
-    if (stat.ino !== tail.ino || stat.size !== tail.size) return null;
+    if (last && sameStamp(last, stamp)) return { head, stamp };
+    if (stat.ino !== ino || stat.size !== size) return null;
     // Our writes only ever make a file longer (a rewrite makes a new one): the same length at another
     // time is someone else's edit in place, which the live state does not hold.
     if (last && last.size === stamp.size && !sameStamp(last, stamp)) return null;
-    return { head: headOf(state), stamp };
+    return { head, stamp };
   }
 
   async close(): Promise<void> {
