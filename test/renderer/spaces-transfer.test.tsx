@@ -98,8 +98,9 @@ describe('memory files between spaces', () => {
     await openFile(panel);
     fireEvent.click(within(panel).getByRole('button', { name: 'Move to space…' }));
     const dialog = screen.getByRole('dialog', { name: 'Move to space' });
-    fireEvent.click(within(dialog).getByRole('radio', { name: /Home/ }));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Move to Home' }));
+    // The targets come with the space list, which may still be on its way under load.
+    fireEvent.click(await within(dialog).findByRole('radio', { name: /Home/ }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Move to Home' }));
     // The confirmation step: nothing has moved yet.
     const confirm = screen.getByRole('alertdialog', { name: 'Move to space' });
     expect(confirm.textContent).toContain('leaves “Personal” and goes to “Home”');
@@ -107,7 +108,8 @@ describe('memory files between spaces', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: 'Move to Home' }));
     await screen.findByText(/already a file/);
     expect(screen.getByRole('alertdialog', { name: 'Move to space' })).toBeTruthy();
-    fireEvent.click(within(confirm).getByRole('button', { name: 'Move to Home' }));
+    // The button reads "Moving…" until the refused call has settled.
+    fireEvent.click(await within(confirm).findByRole('button', { name: 'Move to Home' }));
     await screen.findByText('Moved /memories/notes/tea.md to “Home”.');
     expect(callsTo(backend, 'memory.moveToSpace')).toEqual([
       { path: '/memories/notes/tea.md', to: home.id },
