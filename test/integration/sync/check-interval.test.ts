@@ -6,29 +6,16 @@
 // outcome.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
-import { call, startHarness, type Harness } from '../agent/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TOKEN, DEFAULT_USER, type GitServer } from '../../fixtures/git-server/index.js';
+import { call, type Harness } from '../agent/harness.js';
+import { twoBackends } from './support.js';
 
+const two = twoBackends();
 let server: GitServer;
 let a: Harness;
 let b: Harness;
-beforeAll(async () => {
-  server = await startGitServer();
-  a = await startHarness();
-  b = await startHarness({ fake: a.fake });
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await a?.fake.close();
-  await server?.close();
-});
+beforeAll(() => ({ server, a, b } = two));
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 250; i++) {

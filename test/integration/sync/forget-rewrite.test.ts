@@ -7,30 +7,17 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
-import { call, startHarness, type Harness } from '../agent/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TOKEN, DEFAULT_USER, type GitServer } from '../../fixtures/git-server/index.js';
+import { call, type Harness } from '../agent/harness.js';
+import { twoBackends } from './support.js';
 
 const execFileAsync = promisify(execFile);
+const two = twoBackends();
 let server: GitServer;
 let a: Harness;
 let b: Harness;
-beforeAll(async () => {
-  server = await startGitServer();
-  a = await startHarness();
-  b = await startHarness({ fake: a.fake });
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await a?.fake.close();
-  await server?.close();
-});
+beforeAll(() => ({ server, a, b } = two));
 
 const USER = { kind: 'user' } as const;
 const read = async (h: Harness, p: string) => (await h.core.ctx.memory.read(p)).content;

@@ -5,30 +5,17 @@
 // takes what the remote holds. The backup's place is said relative to the data folder, never as a host path.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ContractError } from '../../../shared/errors.js';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
-import { call, startHarness, type Harness } from '../agent/harness.js';
+import { DEFAULT_TOKEN, DEFAULT_USER, type GitServer } from '../../fixtures/git-server/index.js';
+import { call, type Harness } from '../agent/harness.js';
+import { twoBackends } from './support.js';
 
+const two = twoBackends();
 let server: GitServer;
 let a: Harness;
 let b: Harness;
-beforeAll(async () => {
-  server = await startGitServer();
-  a = await startHarness();
-  b = await startHarness({ fake: a.fake });
-});
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await a?.fake.close();
-  await server?.close();
-});
+beforeAll(() => ({ server, a, b } = two));
 
 const write = (h: Harness, p: string, text: string) => h.core.ctx.memory.create(p, text, { kind: 'user' });
 const read = async (h: Harness, p: string) => (await h.core.ctx.memory.read(p)).content;

@@ -6,8 +6,14 @@ import path from 'node:path';
 import { createCore, type Core } from '../../../electron/core/create-core.js';
 import { PERSONAL_ID } from '../../../electron/core/spaces/index.js';
 import { spaceSyncOf, type SpaceSync } from '../../../electron/core/sync/index.js';
-import { DEFAULT_TOKEN, DEFAULT_USER, type GitServer } from '../../fixtures/git-server/index.js';
-import { testHost } from '../agent/harness.js';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  DEFAULT_TOKEN,
+  DEFAULT_USER,
+  startGitServer,
+  type GitServer,
+} from '../../fixtures/git-server/index.js';
+import { startHarness, testHost, type Harness } from '../agent/harness.js';
 
 export const USER = { kind: 'user' } as const;
 
@@ -45,3 +51,27 @@ export function removeAll(...dirs: string[]): void {
 }
 
 export type { GitServer };
+
+/** The loopback git server and two harness backends sharing one fake API, for the whole file. */
+export interface TwoBackends {
+  server: GitServer;
+  a: Harness;
+  b: Harness;
+}
+
+/** Starts them before the file's tests and closes them after; the fields are set once beforeAll ran. */
+export function twoBackends(): TwoBackends {
+  const two = {} as TwoBackends;
+  beforeAll(async () => {
+    two.server = await startGitServer();
+    two.a = await startHarness();
+    two.b = await startHarness({ fake: two.a.fake });
+  });
+  afterAll(async () => {
+    await two.a?.close();
+    await two.b?.close();
+    await two.a?.fake.close();
+    await two.server?.close();
+  });
+  return two;
+}

@@ -73,6 +73,21 @@ async function restart(s: { store: ConversationStore; index: RecallIndex }) {
 const found = async (index: RecallIndex, q: string, o = {}) =>
   (await index.search(q, o)).hits.map((h) => h.snippet);
 
+/** A forget whose file part failed: every message's live text becomes "gone", the file keeps it. */
+const redactLiveOnly = (store: ConversationStore, id: string): Promise<boolean> =>
+  store.redact(
+    id,
+    (records) => {
+      for (const r of records)
+        if (r.t === 'msg') {
+          r.text = 'gone';
+          r.content = [{ type: 'text', text: 'gone' }];
+        }
+      return true;
+    },
+    async () => false,
+  );
+
 describe('recall index', () => {
   it('matches inflections, case and accents, and highlights the word as written', async () => {
     const { store, index } = await start();
@@ -213,18 +228,7 @@ describe('recall index', () => {
     const a = await s.store.create({ memory: true, records: [user('the basil grows here')] });
     await s.index.save();
     // The live records change, the file does not: after a restart the conversation holds the words again.
-    await s.store.redact(
-      a.meta.id,
-      (records) => {
-        for (const r of records)
-          if (r.t === 'msg') {
-            r.text = 'gone';
-            r.content = [{ type: 'text', text: 'gone' }];
-          }
-        return true;
-      },
-      async () => false,
-    );
+    await redactLiveOnly(s.store, a.meta.id);
     expect(await found(s.index, 'basil')).toEqual([]);
     await s.index.save();
     s = await restart(s);
@@ -238,18 +242,7 @@ describe('recall index', () => {
     // No wait between them: the index first sees the conversation already redacted, so no document of
     // it changed in place; the store's word is what marks it to be checked against its file.
     const a = await s.store.create({ memory: true, records: [user('the cedar stands')] });
-    await s.store.redact(
-      a.meta.id,
-      (records) => {
-        for (const r of records)
-          if (r.t === 'msg') {
-            r.text = 'gone';
-            r.content = [{ type: 'text', text: 'gone' }];
-          }
-        return true;
-      },
-      async () => false,
-    );
+    await redactLiveOnly(s.store, a.meta.id);
     expect(await found(s.index, 'cedar')).toEqual([]);
     await s.index.save();
     s = await restart(s);
