@@ -31,14 +31,22 @@ function spaceFolder(name: string): string | undefined {
   return undefined;
 }
 
+/** A window on the app, ready, with the page objects these tests use. */
+async function openWindow(options?: Parameters<typeof e2e.open>[0]) {
+  const opened = await e2e.open(options);
+  const views = {
+    shell: new ShellPage(opened.page),
+    chat: new ChatPage(opened.page),
+    panel: new MemoryPanelPage(opened.page),
+    spaces: new SpacesPage(opened.page),
+  };
+  await views.shell.ready();
+  return { ...opened, ...views };
+}
+
 describe('spaces in the window', () => {
   it('keeps what is remembered in a space inside it; deletes with the typed name and undoes', async () => {
-    const { page, pageErrors } = await e2e.open();
-    const shell = new ShellPage(page);
-    const chat = new ChatPage(page);
-    const panel = new MemoryPanelPage(page);
-    const spaces = new SpacesPage(page);
-    await shell.ready();
+    const { page, pageErrors, shell, chat, panel, spaces } = await openWindow();
 
     // Personal has a conversation and a file of its own.
     e2e.fake.enqueue(
@@ -110,11 +118,7 @@ describe('spaces in the window', () => {
   });
 
   it('copies a memory file to another space; both keep it', async () => {
-    const { page, pageErrors } = await e2e.open();
-    const shell = new ShellPage(page);
-    const panel = new MemoryPanelPage(page);
-    const spaces = new SpacesPage(page);
-    await shell.ready();
+    const { page, pageErrors, panel, spaces } = await openWindow();
     await spaces.switchTo('Work');
     const workDir = spaceFolder('Work')!;
     await panel.open('/memories/work.md');
@@ -137,10 +141,7 @@ describe('spaces in the window', () => {
   });
 
   it('opens with its shortcut; no serious accessibility findings in dark mode (switcher, new-space dialog)', async () => {
-    const { page } = await e2e.open({ colorScheme: 'dark' });
-    const shell = new ShellPage(page);
-    const spaces = new SpacesPage(page);
-    await shell.ready();
+    const { page, spaces } = await openWindow({ colorScheme: 'dark' });
     await spaces.switchTo('Work');
     // The shortcut opens the list in a real browser too (Chromium leaves Ctrl+Shift+S to the page).
     await page.getByRole('textbox', { name: 'Message', exact: true }).focus();
@@ -158,11 +159,7 @@ describe('spaces in the window', () => {
   });
 
   it('moves a conversation to another space: it leaves this list, and its next turn gets that memory', async () => {
-    const { page, pageErrors } = await e2e.open();
-    const shell = new ShellPage(page);
-    const chat = new ChatPage(page);
-    const spaces = new SpacesPage(page);
-    await shell.ready();
+    const { page, pageErrors, shell, chat, spaces } = await openWindow();
     await spaces.switchTo('Personal');
     const row = shell.conversation('ferns').first();
     await row.waitFor();
@@ -194,11 +191,7 @@ describe('spaces in the window', () => {
   });
 
   it('restores a deleted space from "Recently deleted" after a reload, when the Undo toast is long gone', async () => {
-    const { page, pageErrors } = await e2e.open();
-    const shell = new ShellPage(page);
-    const panel = new MemoryPanelPage(page);
-    const spaces = new SpacesPage(page);
-    await shell.ready();
+    const { page, pageErrors, shell, panel, spaces } = await openWindow();
     await spaces.switchTo('Work');
     const workDir = spaceFolder('Work')!;
     const dialog = await spaces.startDelete('Work');

@@ -1,66 +1,30 @@
 // Settings → Sync's "Check the remote every" (issue 16, point 3), in the whole window against the
 // scripted backend: shown only with a remote, it says what the backend keeps (1 minute by default), a
 // choice goes to sync.setCheckInterval at once, and a value set elsewhere is listed as it is.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { SyncView } from '../../shared/channels/sync';
-import { setApi } from '../../renderer/api';
-import { App } from '../../renderer/app';
-import { boot } from '../../renderer/boot';
-import { useSync } from '../../renderer/store/sync';
-import { useToasts } from '../../renderer/store/toast';
-import { useUi } from '../../renderer/store/ui';
-import { createChatBackend, type ChatBackend } from './chat-backend';
-import { installLayoutShim } from './layout-shim';
+import { type ChatBackend } from './chat-backend';
 import { resetSpaces } from './spaces-backend';
+import { resetSyncStore, syncedView } from './sync-setup';
+import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
-const remote = { url: 'https://git.example.com/notes.git', username: 'me', device: 'Laptop', hasToken: true };
 let backend: ChatBackend;
 let view: SyncView;
-let shutdown: () => void = () => undefined;
-let removeShim: () => void;
+const theWindow = windowTests();
 
-beforeAll(() => {
-  removeShim = installLayoutShim();
-});
-afterAll(() => removeShim());
 beforeEach(() => {
   sessionStorage.clear();
-  backend = createChatBackend();
-  backend.impl['memory.list'] = () => ({ entries: [], totalBytes: 0 });
-  backend.impl['memory.stale'] = () => ({ entries: [] });
-  view = {
-    remote,
-    checkSeconds: 60,
-    status: { state: 'synced', lastSyncAt: Date.now(), waiting: 0 },
-    conflicts: 0,
-  };
+  backend = emptyMemoryChatBackend();
+  view = { ...syncedView(), checkSeconds: 60 };
   backend.impl['sync.setCheckInterval'] = (req) => (view = { ...view, checkSeconds: req.seconds });
   backend.impl['sync.status'] = () => view;
-  backend.impl['sync.resolveRewritten'] = (req) => {
-    view = { remote, status: { state: 'synced', lastSyncAt: Date.now(), waiting: 0 }, conflicts: 0 };
-    const backup =
-      req.how === 'push-mine'
-        ? "the remote's copy, kept on this device as refs/sync/backup-1 in sync/personal.git/ in the app's data folder"
-        : "this space as it was, in sync/personal.backups/1/ in the app's data folder";
-    return { view, backup, received: 0, sent: 0 };
-  };
-  useToasts.setState({ toasts: [] });
-  useUi.setState({ settingsOpen: false, helpOpen: false });
-  useSync.setState({ views: {}, conflicts: [], lastRemote: {}, retrying: false });
+  resetWindowStores();
+  resetSyncStore();
   resetSpaces();
 });
-afterEach(() => {
-  cleanup();
-  shutdown();
-  setApi(null);
-});
 
-async function start(): Promise<void> {
-  setApi(backend.api);
-  render(<App />);
-  shutdown = await act(() => boot(backend.api));
-}
+const start = (): Promise<void> => theWindow.start(backend.api);
 
 async function section(): Promise<HTMLElement> {
   fireEvent.click(await screen.findByRole('button', { name: 'Settings' }));

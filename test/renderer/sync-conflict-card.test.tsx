@@ -11,6 +11,7 @@ import { resetMemoryStore } from '../../renderer/store/memory';
 import { useSync } from '../../renderer/store/sync';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
+import { resetSyncStore } from './sync-setup';
 import { renderMemoryPanel } from './window-setup';
 
 const mine = '# Team\n\n- standup at 8:30\n- deploys on Tuesday\n';
@@ -61,7 +62,7 @@ beforeEach(() => {
   resetHost();
   resetMemoryStore();
   useToasts.setState({ toasts: [] });
-  useSync.setState({ views: {}, conflicts: [], lastRemote: {}, retrying: false });
+  resetSyncStore();
 });
 afterEach(() => {
   unbind();

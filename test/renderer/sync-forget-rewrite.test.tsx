@@ -3,24 +3,19 @@
 // forget, a second dialog offers to rewrite the remote's history (backup first, the other devices
 // re-join); confirming calls sync.rewriteHistory and the toast says where the backup is; "Not now" calls
 // nothing. In a space without a remote, neither is said nor offered.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncView } from '../../shared/channels/sync';
 import { setApi } from '../../renderer/api';
-import { Toaster } from '../../renderer/components/toaster';
-import { MemoryPanel } from '../../renderer/features/memory';
 import { resetHost } from '../../renderer/features/memory/host';
-import { bindMemoryEvents, resetMemoryStore } from '../../renderer/store/memory';
+import { resetMemoryStore } from '../../renderer/store/memory';
 import { useSync } from '../../renderer/store/sync';
 import { useToasts } from '../../renderer/store/toast';
 import { callsTo, createFakeBackend, type FakeBackend } from './memory-fake-backend';
+import { syncedView } from './sync-setup';
+import { renderMemoryPanel } from './window-setup';
 
-const remote = { url: 'https://git.example.com/notes.git', username: 'me', device: 'Laptop', hasToken: true };
-const synced: SyncView = {
-  remote,
-  status: { state: 'synced', lastSyncAt: Date.now(), waiting: 0 },
-  conflicts: 0,
-};
+const synced = syncedView();
 let backend: FakeBackend;
 let unbind: () => void;
 
@@ -32,16 +27,10 @@ function setup(view: SyncView | null) {
     backup:
       "the previous history (it still holds the forgotten versions), kept on this device only as refs/sync/backup-1 in sync/personal.git/ in the app's data folder",
   });
-  setApi(backend.api);
-  unbind = bindMemoryEvents(backend.api);
   useSync.setState({ views: view ? { personal: view } : {}, conflicts: [], lastRemote: {}, retrying: false });
-  render(
-    <>
-      <MemoryPanel />
-      <Toaster />
-    </>,
-  );
-  return screen.getByRole('region', { name: 'Memory' });
+  let panel: HTMLElement;
+  ({ panel, unbind } = renderMemoryPanel(backend.api));
+  return panel;
 }
 
 beforeEach(() => {

@@ -8,9 +8,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { SyncView } from '../../shared/channels/sync';
 import { ContractError } from '../../shared/errors';
 import { agoText, statusLine } from '../../renderer/features/sync/format';
-import { useSync } from '../../renderer/store/sync';
 import { type ChatBackend } from './chat-backend';
 import { resetSpaces } from './spaces-backend';
+import { REMOTE, resetSyncStore } from './sync-setup';
 import { emptyMemoryChatBackend, resetWindowStores, windowTests } from './window-setup';
 
 const TOKEN = 'ghp_example_token_1234';
@@ -44,7 +44,7 @@ beforeEach(() => {
     return { view, received: 0, sent: 0, conflicts: 0, refused: [] };
   };
   resetWindowStores();
-  useSync.setState({ views: {}, conflicts: [], lastRemote: {}, retrying: false });
+  resetSyncStore();
   resetSpaces();
 });
 
@@ -57,7 +57,7 @@ const emit = (next: SyncView): void => {
   view = next;
   act(() => backend.emit('sync.status', next));
 };
-const remote = { url: 'https://git.example.com/notes.git', username: 'me', device: 'Laptop', hasToken: true };
+const remote = REMOTE;
 
 describe('the sidebar sync line', () => {
   it('shows nothing without a remote, then synced, waiting, syncing and a failure with Retry', async () => {

@@ -54,20 +54,33 @@ function messagesOf(file: string): string[] {
 const cli = (dataDir: string, message: string) =>
   run(entry('cli'), ['--data-dir', dataDir, '--continue', message], env(fake), TIMEOUT_MS);
 
-describe('the app and the CLI on one conversation', () => {
-  it('a CLI run while the app is answering is refused and changes nothing', async () => {
-    const dataDir = path.join(tempDir(), 'data');
-    const app = await startApp(dataDir);
-    try {
-      fake.enqueue(text('Hello from the app.'));
-      const first = await app.client.api['chat.send']({ text: 'first from the app' });
-      expect(await finished(app.events, first.runId)).toMatchObject({ status: 'done' });
+type App = Awaited<ReturnType<typeof startApp>>;
 
+/** The app on a fresh data folder with one answered turn ('first from the app'); stopped after `body`. */
+async function withAppAfterFirstTurn(
+  body: (app: App, dataDir: string, conversationId: string) => Promise<void>,
+): Promise<void> {
+  const dataDir = path.join(tempDir(), 'data');
+  const app = await startApp(dataDir);
+  try {
+    fake.enqueue(text('Hello from the app.'));
+    const first = await app.client.api['chat.send']({ text: 'first from the app' });
+    expect(await finished(app.events, first.runId)).toMatchObject({ status: 'done' });
+    await body(app, dataDir, first.conversationId);
+  } finally {
+    app.client.close();
+    expect(await app.web.stop()).toBe(0);
+  }
+}
+
+describe('the app and the CLI on one conversation', () => {
+  it('a CLI run while the app is answering is refused and changes nothing', () =>
+    withAppAfterFirstTurn(async (app, dataDir, conversationId) => {
       // The app's next run: a tool call, then an answer held at the gate (the run is in progress).
       const held = gate({ afterEvents: 2, reply: text('The app finished its answer.') });
       fake.enqueue(toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }), held);
       const second = await app.client.api['chat.send']({
-        conversationId: first.conversationId,
+        conversationId: conversationId,
         text: 'second from the app',
       });
       await held.reached;
@@ -96,20 +109,10 @@ describe('the app and the CLI on one conversation', () => {
         'tool_results: tool_result',
         'assistant: The app finished its answer.',
       ]);
-    } finally {
-      app.client.close();
-      expect(await app.web.stop()).toBe(0);
-    }
-  });
+    }));
 
-  it("the app's next run catches up with a CLI run made while it was idle", async () => {
-    const dataDir = path.join(tempDir(), 'data');
-    const app = await startApp(dataDir);
-    try {
-      fake.enqueue(text('Hello from the app.'));
-      const first = await app.client.api['chat.send']({ text: 'first from the app' });
-      expect(await finished(app.events, first.runId)).toMatchObject({ status: 'done' });
-
+  it("the app's next run catches up with a CLI run made while it was idle", () =>
+    withAppAfterFirstTurn(async (app, dataDir, conversationId) => {
       fake.enqueue(
         toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }),
         text('The CLI answered.'),
@@ -118,12 +121,12 @@ describe('the app and the CLI on one conversation', () => {
       expect(b.stderr).toBe('');
       expect(b.code).toBe(0);
       // Opening the conversation in the app shows the CLI's turn.
-      const opened = await app.client.api['conversations.get']({ id: first.conversationId });
+      const opened = await app.client.api['conversations.get']({ id: conversationId });
       expect(JSON.stringify(opened.items)).toContain('The CLI answered.');
 
       fake.enqueue(text('The app saw it all.'));
       const second = await app.client.api['chat.send']({
-        conversationId: first.conversationId,
+        conversationId: conversationId,
         text: 'again from the app',
       });
       expect(await finished(app.events, second.runId)).toMatchObject({ status: 'done' });
@@ -156,21 +159,11 @@ describe('the app and the CLI on one conversation', () => {
         'assistant: The app saw it all.',
       ]);
       const list = await app.client.api['conversations.list']({});
-      expect(list.conversations[0]).toMatchObject({ id: first.conversationId, messageCount: 7 });
-    } finally {
-      app.client.close();
-      expect(await app.web.stop()).toBe(0);
-    }
-  });
+      expect(list.conversations[0]).toMatchObject({ id: conversationId, messageCount: 7 });
+    }));
 
-  it('a CLI run killed mid-answer (SIGKILL) does not keep the conversation from the app', async () => {
-    const dataDir = path.join(tempDir(), 'data');
-    const app = await startApp(dataDir);
-    try {
-      fake.enqueue(text('Hello from the app.'));
-      const first = await app.client.api['chat.send']({ text: 'first from the app' });
-      expect(await finished(app.events, first.runId)).toMatchObject({ status: 'done' });
-
+  it('a CLI run killed mid-answer (SIGKILL) does not keep the conversation from the app', () =>
+    withAppAfterFirstTurn(async (app, dataDir, conversationId) => {
       const held = gate({ afterEvents: 2, reply: text('never finished') });
       fake.enqueue(toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }), held);
       const b = await start(
@@ -191,15 +184,11 @@ describe('the app and the CLI on one conversation', () => {
       // Not "answering in another window": the dead holder's lock is cleared, and the app catches up.
       fake.enqueue(text('The app goes on.'));
       const second = await app.client.api['chat.send']({
-        conversationId: first.conversationId,
+        conversationId: conversationId,
         text: 'again from the app',
       });
       expect(await finished(app.events, second.runId)).toMatchObject({ status: 'done' });
       expect(JSON.stringify(fake.lastMessageRequest().body)).toContain('from the CLI, then killed');
       expect(messagesOf(file).slice(-2)).toEqual(['user: again from the app', 'assistant: The app goes on.']);
-    } finally {
-      app.client.close();
-      expect(await app.web.stop()).toBe(0);
-    }
-  });
+    }));
 });
