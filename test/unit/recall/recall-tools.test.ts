@@ -177,4 +177,29 @@ describe('recent_conversations', () => {
       'Looked at 2 recent conversations',
     );
   });
+
+  it('before pages back: only conversations last updated before that time, newest first', async () => {
+    const said = (text: string, at: string): MessageRecord => ({ ...user(text), at });
+    const made: Awaited<ReturnType<ConversationStore['create']>>[] = [];
+    for (const [day, title] of [
+      ['2026-11-10', 'Tenth'],
+      ['2026-11-12', 'Twelfth'],
+      ['2026-11-14', 'Fourteenth'],
+      ['2026-11-16', 'Sixteenth'],
+    ] as const)
+      made.push(await store.create({ title, memory: true, records: [said(title, `${day}T09:00:00.000Z`)] }));
+    const titles = async (input: unknown) =>
+      recallHits((await tools.execute('recent_conversations', input, 'none')).content).map(
+        (h) => made.find((c) => c.meta.id === h.conversationId)?.meta.title,
+      );
+    expect(await titles({ before: '2026-11-14' })).toEqual(['Twelfth', 'Tenth']);
+    // Strictly before: a conversation updated at that very moment is the page already seen.
+    expect(await titles({ before: '2026-11-14T09:00:00Z', limit: 1 })).toEqual(['Twelfth']);
+    expect(await titles({ before: '2026-11-17' })).toEqual(['Sixteenth', 'Fourteenth', 'Twelfth', 'Tenth']);
+    const none = await tools.execute('recent_conversations', { before: '2026-11-01' }, 'none');
+    expect(none).toEqual({
+      content: 'There are no past conversations in this space to list.',
+      isError: false,
+    });
+  });
 });
