@@ -1,10 +1,11 @@
 // The Context tab: the meter's parts and triggers as accessible text, the history, Compact now, and
-// refresh on context.changed.
+// refresh on context.changed, and the notice when compaction cannot help.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setApi } from '../../renderer/api';
 import { ContextPanel } from '../../renderer/features/context';
 import { meterModel } from '../../renderer/features/context/meter';
+import { stuckHelp } from '../../shared/projection/cards';
 import { startBridge } from '../../renderer/store/bridge';
 import { resetContextStore } from '../../renderer/store/context';
 import { useChat } from '../../renderer/store/chat';
@@ -114,5 +115,40 @@ describe('the Context tab', () => {
     expect(within(panel).getByRole('meter').getAttribute('aria-valuetext')).toBe(
       '120k of 200k tokens (60%), estimated',
     );
+  });
+
+  it('says when compaction cannot get under its trigger, and what would help', async () => {
+    const paused = stuckHelp({
+      kind: 'compaction_stuck',
+      strategy: 'local',
+      trigger: 20_000,
+      budget: 16_000,
+      pinnedMessages: 2,
+      tokens: 31_000,
+      summary: 1_000,
+      floor: 27_000,
+      memory: 15_000,
+      pinned: 6_000,
+      kept: 5_000,
+    });
+    backend.usage = { ...backend.usage, compactTrigger: 20_000, total: 31_000, compactionPaused: paused };
+    render(<ContextPanel />);
+    const panel = screen.getByRole('region', { name: 'Context' });
+    const note = await within(panel).findByRole('note', { name: 'Compaction paused' });
+    expect(note.textContent).toBe(
+      'Even compacted, the memory given again (15k tokens), pinned messages (6k), the turns kept verbatim ' +
+        '(5k) come to about 27k tokens, above the compaction trigger of 20k. To compact again, raise the ' +
+        'trigger in Settings, lower the memory budget, or unpin messages.',
+    );
+
+    // Raising the trigger (context.changed with no notice) takes the notice away.
+    act(() =>
+      backend.emit('context.changed', {
+        ...backend.usage,
+        compactTrigger: 40_000,
+        compactionPaused: undefined,
+      }),
+    );
+    expect(within(panel).queryByRole('note', { name: 'Compaction paused' })).toBeNull();
   });
 });
