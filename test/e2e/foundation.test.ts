@@ -13,7 +13,7 @@ const poll = { timeout: 15_000, interval: 50 };
 
 describe('chat', () => {
   it('type "hello", press Send, and the answer streams in', async () => {
-    const { page, pageErrors } = await e2e.open();
+    const { page, pageErrors, failedRequests } = await e2e.open();
     const chat = new ChatPage(page);
     const answer = 'Hello there! I am Mnemo, and I keep what matters in a memory you can see.';
     // message_start, ping, content_block_start, then two word deltas: "Hello " "there! ", then hold.
@@ -41,6 +41,16 @@ describe('chat', () => {
       .map((m) => JSON.stringify(m.content));
     expect(userTexts.some((t) => t.includes('"hello"'))).toBe(true);
     expect(pageErrors).toEqual([]);
+    // Loading the page and the first message asked for nothing that is not there. The page names its
+    // icon, and it is served: a page without one has a browser ask for /favicon.ico, a 404 (headless
+    // Chromium asks only for a named icon, so the name is checked here too).
+    expect(failedRequests).toEqual([]);
+    const icon = await page.evaluate(
+      () => document.querySelector<HTMLLinkElement>('link[rel~="icon"]')?.href,
+    );
+    expect(icon).toBeDefined();
+    const served = await page.request.get(icon!);
+    expect([served.status(), served.headers()['content-type']]).toEqual([200, 'image/svg+xml']);
   });
 });
 

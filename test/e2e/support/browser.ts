@@ -23,12 +23,23 @@ export interface PageOptions {
   viewport?: { width: number; height: number };
 }
 
-/** A fresh context (its own storage) and page; errors in the page are collected for assertions. */
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  pageErrors: Error[];
+  /** Every request the page made that failed or was answered with a status of 400 or more, from load on. */
+  failedRequests: string[];
+}
+
+/**
+ * A fresh context (its own storage) and page; errors in the page and failed requests (a 404 for a missing
+ * icon, say) are collected for assertions.
+ */
 export async function openPage(
   browser: Browser,
   url: string,
   options: PageOptions = {},
-): Promise<{ context: BrowserContext; page: Page; pageErrors: Error[] }> {
+): Promise<OpenedPage> {
   const context = await browser.newContext({
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1280, height: 800 },
@@ -37,6 +48,15 @@ export async function openPage(
   const page = await context.newPage();
   const pageErrors: Error[] = [];
   page.on('pageerror', (error) => pageErrors.push(error));
+  const failedRequests: string[] = [];
+  // Without the token: a failure names the path, never the session's secret.
+  const where = (u: string): string => new URL(u).pathname;
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedRequests.push(`${response.status()} ${where(response.url())}`);
+  });
+  page.on('requestfailed', (request) =>
+    failedRequests.push(`${request.failure()?.errorText ?? 'failed'} ${where(request.url())}`),
+  );
   await page.goto(url);
-  return { context, page, pageErrors };
+  return { context, page, pageErrors, failedRequests };
 }

@@ -1,18 +1,18 @@
 // The per-file fixture: the fake Anthropic API in this process, one Chromium, and the real browser-mode
 // server as a child on a temp data dir. Call `useE2EApp()` at the top of a test file; it registers
 // beforeAll/afterAll and returns a handle whose fields are set once beforeAll has run.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
 import { startApp, type AppServer, type StartAppOptions } from './app-server.js';
-import { launchBrowser, openPage, type PageOptions } from './browser.js';
+import { launchBrowser, openPage, type OpenedPage, type PageOptions } from './browser.js';
 
 export interface E2EApp {
   fake: FakeAnthropic;
   app: AppServer;
   browser: Browser;
   /** A new context + page on the app's URL (closed in afterAll). */
-  open(options?: PageOptions): Promise<{ page: Page; context: BrowserContext; pageErrors: Error[] }>;
+  open(options?: PageOptions): Promise<OpenedPage>;
 }
 
 export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EApp {
