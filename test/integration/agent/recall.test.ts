@@ -124,7 +124,7 @@ describe('recall (conversation_search) against the fake API', () => {
     expect(validRequests(h.fake)).toBe(h.fake.messageRequests().length);
   });
 
-  it('a temporary conversation never becomes searchable; the space switch takes the tools away', async () => {
+  it("a temporary conversation never becomes searchable; the space's switch takes the tools away there only", async () => {
     h = await startHarness();
     scriptModel(h.fake);
     const { handlers, bus } = h.core;
@@ -139,8 +139,23 @@ describe('recall (conversation_search) against the fake API', () => {
     await ask(h.core.handlers, h.core.bus, 'hello');
     expect(toolNames(h.fake)).not.toContain('conversation_search');
     expect(JSON.stringify(h.fake.lastMessageRequest().body.system)).not.toContain('conversation_search');
+    // The switch is per space: another space keeps its tools (default on), also after a restart.
+    const { space } = await h.core.spaces.ensure('Work');
+    const inWork = async (message: string) => {
+      const work = await h!.core.spaces.open(space.id);
+      await ask(work.handlers, work.bus, message);
+      return work;
+    };
+    const work = await inWork('hello from work');
+    expect(toolNames(h.fake)).toEqual(
+      expect.arrayContaining(['conversation_search', 'recent_conversations']),
+    );
+    expect(JSON.stringify(h.fake.lastMessageRequest().body.system)).toContain('conversation_search');
+    expect(await work.handlers['conversations.recall']({}, call)).toEqual({ on: true });
     await h.restart();
     expect(await h.core.handlers['conversations.recall']({}, call)).toEqual({ on: false });
+    await inWork('hello again from work');
+    expect(toolNames(h.fake)).toContain('recent_conversations');
     await h.core.handlers['conversations.recall']({ on: true }, call);
     await ask(h.core.handlers, h.core.bus, 'hello again');
     expect(toolNames(h.fake)).toContain('conversation_search');
