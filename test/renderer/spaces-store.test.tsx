@@ -3,11 +3,14 @@
 // space, events of other spaces change nothing on screen (not even for a moment), and the space survives
 // a reload of the page (sessionStorage). The server side of the same rules runs against the real backend in
 // test/integration/transports/spaces-routing.test.ts.
-import { waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSpaceFree } from '../../shared/contract';
 import { getApi, setApi } from '../../renderer/api';
 import { boot } from '../../renderer/boot';
+import { ContextPanel } from '../../renderer/features/context';
+import { ActivityPanel } from '../../renderer/features/tool-log';
+import { setActivityFilter, useActivityStore } from '../../renderer/store/activity';
 import { useChat } from '../../renderer/store/chat';
 import { loadContext, resetContextStore } from '../../renderer/store/context';
 import { useConversations } from '../../renderer/store/conversations';
@@ -23,6 +26,7 @@ import {
 import { useSettings } from '../../renderer/store/settings';
 import { resetSpacesStore, switchSpace, useSpaces } from '../../renderer/store/spaces';
 import { useToasts } from '../../renderer/store/toast';
+import { useUi } from '../../renderer/store/ui';
 import { reloadCurrentSpaceId } from '../../renderer/transport/current-space';
 import { createSpaceWire, type SpaceWire } from './space-wire';
 import { resetWindowStores } from './window-setup';
@@ -46,9 +50,11 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  cleanup();
   shutdown();
   shutdown = () => undefined;
   setApi(null);
+  useUi.setState({ panelOpen: false });
 });
 
 const files = () => useMemoryStore.getState().entries.map((e) => e.path);
@@ -133,6 +139,63 @@ describe('the window’s space', () => {
     await createFile('/memories/after-reload.md', 'x');
     expect(spacedAnswers().filter(([, space]) => space !== 'work01')).toEqual([]);
     expect(spacedAnswers().length).toBeGreaterThan(3);
+  });
+
+  it('Activity and Context show the current space, and start again empty on a switch', async () => {
+    // The same conversation in both spaces, as after "Move to space…" (the window follows it, keeping its
+    // id): what Personal's tabs knew of it must not show in Work, and Work's is measured.
+    const personal = wire.spaces.get('personal')!;
+    personal.transcript = [
+      { kind: 'user', id: 'm1', text: 'What do I like?', pinned: false },
+      {
+        kind: 'tool',
+        id: 't1',
+        toolUseId: 'toolu_1',
+        name: 'memory',
+        input: { command: 'view', path: '/memories' },
+        result: 'personal.md',
+        isError: false,
+        durationMs: 12,
+        at: '2026-03-01T12:00:01Z',
+      },
+    ];
+    const work = wire.spaces.get('work01')!;
+    work.usage = { ...work.usage, total: 9_000 };
+    useUi.setState({ panelOpen: true, panelTab: 'activity' });
+    shutdown = await boot(getApi());
+    render(
+      <>
+        <ActivityPanel />
+        <ContextPanel />
+      </>,
+    );
+    const activity = screen.getByRole('region', { name: 'Activity' });
+    const context = screen.getByRole('region', { name: 'Context' });
+    const label = (region: HTMLElement) => region.querySelector('[data-space-label]')?.textContent;
+    expect([label(activity), label(context)]).toEqual(['Tool calls inPersonal', 'Memory fromPersonal']);
+
+    await useChat.getState().open('c1');
+    await within(activity).findByRole('listitem', { name: 'memory · view /memories' });
+    setActivityFilter('memory');
+    const meter = () => within(context).getByRole('meter').getAttribute('aria-valuetext');
+    await waitFor(() => expect(meter()).toBe('50k of 200k tokens (25%)'));
+
+    // Everything the Context tab shows from the moment it names Work.
+    const shown = new Set<string>();
+    const watch = new MutationObserver(() => {
+      if (label(context)?.endsWith('work01'))
+        shown.add(context.querySelector('[role="meter"]')?.getAttribute('aria-valuetext') ?? 'none');
+    });
+    watch.observe(context, { subtree: true, childList: true, characterData: true, attributes: true });
+    await switchSpace('work01', { conversationId: 'c1' });
+    expect([label(activity), label(context)]).toEqual(['Tool calls inwork01', 'Memory fromwork01']);
+    await waitFor(() => expect(meter()).toBe('9k of 200k tokens (5%)'));
+    watch.disconnect();
+    expect([...shown]).not.toContain('50k of 200k tokens (25%)');
+    expect(shown).toContain('9k of 200k tokens (5%)');
+    expect(useActivityStore.getState().filter).toBeNull();
+    await waitFor(() => expect(within(activity).getByText(/0 of 0 calls|No tool calls/)).toBeTruthy());
+    expect(within(activity).queryByRole('listitem', { name: 'memory · view /memories' })).toBeNull();
   });
 
   it('leaves a space deleted where no event says so (another process) at its next call', async () => {

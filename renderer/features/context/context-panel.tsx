@@ -9,6 +9,7 @@ import { Spinner } from '../../components/spinner';
 import { formatTime, formatTokens } from '../../lib/format';
 import { useChat } from '../../store/chat';
 import { compactNow, loadContext, useContextStore } from '../../store/context';
+import { useSpaces } from '../../store/spaces';
 import { meterModel } from './meter';
 import { SpaceLabel } from '../spaces';
 import './context.css';
@@ -35,10 +36,12 @@ function ConversationContext({ conversationId }: { conversationId: string }): Re
   const entry = useContextStore((s) => s.byConversation[conversationId]);
   const running = useContextStore((s) => s.running[conversationId] ?? false);
   const chatRunning = useChat((s) => s.activeRunId !== null);
+  // A switch empties the store: measure again, also when the conversation is the same (it was moved here).
+  const space = useSpaces((s) => s.current);
 
   useEffect(() => {
     void loadContext(conversationId);
-  }, [conversationId]);
+  }, [conversationId, space]);
 
   if (!entry?.usage) {
     if (entry?.status === 'error') {
