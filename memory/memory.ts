@@ -70,8 +70,9 @@ class MemoryStore implements Memory {
     return this.k.journalDir;
   }
 
+  // A frozen copy: limits change only through setLimits, which is where a change takes effect.
   get limits(): Readonly<MemoryLimits> {
-    return this.k.limits;
+    return Object.freeze({ ...this.k.limits });
   }
 
   setLimits(limits: Partial<MemoryLimits>): void {

@@ -116,7 +116,7 @@ describe('space isolation against hostile memory commands', () => {
           memory: b.ctx.memory,
           cleanup: async () => undefined,
         };
-        if (c.limits) Object.assign(b.ctx.memory.limits, c.limits);
+        if (c.limits) b.ctx.memory.setLimits(c.limits);
         await c.setup?.(sandbox);
         const before = await others();
         const followed = follow(b);

@@ -46,6 +46,27 @@ describe('one transaction path', () => {
     expect(await journalBytes(s)).toBeLessThanOrEqual(cap);
   });
 
+  it('a restore alone keeps the journal under its cap', async () => {
+    s = await sandbox();
+    // Old history the prune may drop: ten versions of one file.
+    for (let v = 0; v < 10; v++)
+      await s.memory.write('/memories/old.md', `${v}\n` + 'history\n'.repeat(400), 'any');
+    const deletes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await s.memory.create(`/memories/gone-${i}.md`, `${i}\n` + 'deleted then restored\n'.repeat(150));
+      deletes.push((await s.memory.delete(`/memories/gone-${i}.md`)).journalId);
+    }
+    // Reopened with a cap just above the journal's size: five restores take it past the cap.
+    const cap = (await journalBytes(s)) + 600;
+    await s.memory.close();
+    s.memory = await createMemory({ dataDir: s.dataDir, watch: false, limits: { journalCapBytes: cap } });
+    for (const id of deletes) await s.memory.restore(id);
+    expect((await s.memory.read('/memories/gone-4.md')).content).toBe(
+      '4\n' + 'deleted then restored\n'.repeat(150),
+    );
+    expect(await journalBytes(s)).toBeLessThanOrEqual(cap);
+  });
+
   it("another program's edits, noticed by the watcher or at start, keep the journal under its cap", async () => {
     const cap = 20_000;
     s = await sandbox({ watch: true, watchDebounceMs: 20, limits: { journalCapBytes: cap } });
@@ -84,6 +105,22 @@ describe('one transaction path', () => {
     expect(s.memory.limits.fileCapBytes).toBe(1000);
     const r = await s.memory.tool.execute(
       { command: 'str_replace', path: '/memories/a.md', old_str: ' end', new_str: ' the end' },
+      agent,
+    );
+    expect(r.isError).toBe(true);
+    expect(r.content).toContain('1000-byte limit');
+  });
+
+  it('the limits it returns are a frozen copy: changing them changes nothing', async () => {
+    s = await sandbox({ limits: { fileCapBytes: 1000 } });
+    const limits = s.memory.limits as { fileCapBytes: number };
+    expect(() => {
+      limits.fileCapBytes = 10_000;
+    }).toThrow(TypeError);
+    expect(() => Object.assign(s!.memory.limits, { fileCapBytes: 10_000 })).toThrow(TypeError);
+    expect(s.memory.limits.fileCapBytes).toBe(1000);
+    const r = await s.memory.tool.execute(
+      { command: 'create', path: '/memories/big.md', file_text: 'x'.repeat(2000) },
       agent,
     );
     expect(r.isError).toBe(true);
