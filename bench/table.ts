@@ -20,13 +20,18 @@ const SEPARATOR = ' | ';
 // narrower one would break most of its words.
 const MIN_TEXT_WIDTH = 10;
 
+// Two decimals, but a fraction below 1 keeps two significant digits: a layout shift of 0.001 (a failed
+// "0" target) must not print as 0.
 const format = (value: string | number | undefined): string =>
   value === undefined
     ? ''
     : typeof value === 'number'
       ? Number.isInteger(value)
         ? value.toLocaleString('en-US')
-        : value.toLocaleString('en-US', { maximumFractionDigits: 2 })
+        : value.toLocaleString(
+            'en-US',
+            Math.abs(value) < 1 ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 2 },
+          )
       : value;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });

@@ -139,6 +139,19 @@ describe('bench table', () => {
     expect(lines.slice(-4)).toEqual(['Narrow', 'n', '-', '1']);
   });
 
+  it('prints two decimals, and a fraction below 1 to two significant digits (0.001 is not 0)', () => {
+    const rows = [1234.567, 12.5, 0.62, 0.555, 0.001, 0.000123, -0.004].map((v) => ({ v }));
+    expect(
+      renderTable([{ title: 'Numbers', rows }])
+        .split('\n')
+        .slice(3),
+    ).toEqual(
+      ['1,234.57', '    12.5', '    0.62', '    0.56', '   0.001', '0.00012', '  -0.004'].map((v) =>
+        v.padStart(8),
+      ),
+    );
+  });
+
   it("leaves a cell empty where a row lacks the column, even one named like an object's member", () => {
     expect(renderTable([{ title: 'Members', rows: [{ toString: 1 }, { n: 2 }] }]).split('\n')).toEqual([
       'Members',
