@@ -20,6 +20,9 @@ const SEPARATOR = ' | ';
 // narrower one would break most of its words.
 const MIN_TEXT_WIDTH = 10;
 
+// Tabs and line breaks would move the bars: every whitespace character in a value or title prints as a space.
+const OTHER_SPACE = /[^\S ]/g;
+
 // Two decimals, but a fraction below 1 keeps two significant digits: a layout shift of 0.001 (a failed
 // "0" target) must not print as 0.
 const format = (value: string | number | undefined): string =>
@@ -32,7 +35,7 @@ const format = (value: string | number | undefined): string =>
             'en-US',
             Math.abs(value) < 1 ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 2 },
           )
-      : value;
+      : value.replace(OTHER_SPACE, ' ');
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const widthOf = (text: string): number => stringWidth(text);
@@ -63,7 +66,7 @@ function splitWord(word: string, max: number): string[] {
  * first piece filling the line it starts on. (Only a single grapheme wider than `max` can overflow.)
  */
 export function wrap(text: string, max: number): string[] {
-  if (widthOf(text) <= max && !/[\n\r]/.test(text)) return [text];
+  if (widthOf(text) <= max && !/[^\S ]/.test(text)) return [text];
   const lines: string[] = [];
   let line = '';
   const add = (word: string): void => {
@@ -167,7 +170,7 @@ function grid(columns: string[], cells: string[][], numeric: boolean[], widths: 
 }
 
 function renderOne(table: BenchTable): string {
-  const title = wrap(table.title, MAX_WIDTH);
+  const title = wrap(table.title.replace(OTHER_SPACE, ' '), MAX_WIDTH);
   const columns: string[] = [];
   for (const row of table.rows)
     for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);

@@ -152,6 +152,20 @@ describe('bench table', () => {
     );
   });
 
+  it('prints tabs and line breaks in a value or title as spaces, so the bars stay put', () => {
+    expect(
+      renderTable([
+        {
+          title: 'Tabs\tand\nbreaks',
+          rows: [
+            { case: 'a\tb', n: 1 },
+            { case: 'two\nlines', n: 2 },
+          ],
+        },
+      ]).split('\n'),
+    ).toEqual(['Tabs and breaks', 'case      | n', '----------|--', 'a b       | 1', 'two lines | 2']);
+  });
+
   it("leaves a cell empty where a row lacks the column, even one named like an object's member", () => {
     expect(renderTable([{ title: 'Members', rows: [{ toString: 1 }, { n: 2 }] }]).split('\n')).toEqual([
       'Members',
