@@ -4,6 +4,7 @@ import type { MemorySearch } from '../../memory/search/index.js';
 import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces.js';
 import type { ReqOut, ResIn } from '../../shared/contract.js';
+import type { Preload } from './conversations/folder-load.js';
 import type { EventBus } from './events.js';
 import type { HostServices } from './host.js';
 import type { RunRegistry } from './runs.js';
@@ -35,6 +36,11 @@ export interface SpaceScope {
   recall?(): boolean;
   /** Turns recall on or off for this space (stored in its space.json). */
   setRecall?(on: boolean): Promise<void>;
+  /**
+   * The conversations folder's reads begun when the space opened, for the store made next: once, and only
+   * while fresh (undefined: the store reads the folder itself).
+   */
+  takeConversations?(): Preload | undefined;
 }
 
 /**

@@ -61,6 +61,12 @@ interface ChatState extends ChatModel {
   showLatest(): Promise<void>;
   /** Restore the window's conversation and run after a reload. */
   restore(): Promise<void>;
+  /**
+   * A switch of space: the old space's conversation leaves the screen at once and `conversationId` (the
+   * one the switch will open, null: a new chat) shows as loading, with nothing requested yet; the switch
+   * opens it once the new space's list and memory panel are on screen.
+   */
+  hold(conversationId: string | null): void;
   /** After a transport reconnect: fetch what the active run emitted meanwhile. */
   resync(): Promise<void>;
   applyEvents(events: readonly RunEvent[]): void;
@@ -243,15 +249,24 @@ export const useChat = create<ChatState>()((set, get) => {
     },
 
     async restore() {
-      let conversationId: string | null;
-      try {
-        conversationId =
-          sessionStorage.getItem(CONVERSATION_KEY) ?? localStorage.getItem(lastConversationKey()) ?? null;
-      } catch {
-        conversationId = null;
-      }
       // The backend says where the transcript ends in a live run: `open` attaches after that.
-      await get().open(conversationId);
+      await get().open(rememberedConversation());
+    },
+
+    hold(conversationId) {
+      ++loadToken; // an open still loading belongs to the old space
+      set({
+        focusMessageId: null,
+        conversationId,
+        items: [],
+        runs: {},
+        activeRunId: null,
+        loadError: null,
+        older: null,
+        newer: null,
+        paging: null,
+        loading: conversationId !== null,
+      });
     },
 
     async resync() {
@@ -440,6 +455,15 @@ export const useChat = create<ChatState>()((set, get) => {
     },
   };
 });
+
+/** The conversation `restore` opens: this window's last in the current space, else any window's. */
+export function rememberedConversation(): string | null {
+  try {
+    return sessionStorage.getItem(CONVERSATION_KEY) ?? localStorage.getItem(lastConversationKey()) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 function rememberConversation(id: string | null): void {
   try {

@@ -11,7 +11,7 @@ import { errorMessage } from '../lib/format';
 import { currentSpaceId, setCurrentSpaceId } from '../transport/current-space';
 import { resetActivityStore } from './activity';
 import { flushRunEvents, onConversationCount, registerBinder } from './bridge';
-import { useChat } from './chat';
+import { rememberedConversation, useChat } from './chat';
 import { resetContextStore } from './context';
 import { useConversations } from './conversations';
 import { loadList, loadStale, resetMemoryStore } from './memory';
@@ -130,19 +130,28 @@ export async function switchSpace(id: string, options: { conversationId?: string
       indexing: null,
     });
   }
+  const target = options.conversationId !== undefined ? options.conversationId : rememberedConversation();
   try {
-    if (options.conversationId !== undefined) {
-      await useChat.getState().open(options.conversationId);
-    } else {
-      await useChat.getState().restore();
+    if (id === from) {
+      // Same space (a conversation opened from its own list): the lists are on screen already.
+      await useChat.getState().open(target);
+      if (token !== switchToken) return;
+      await Promise.all([
+        useConversations.getState().refresh(),
+        useSettings.getState().load(),
+        loadList(),
+        loadStale(),
+      ]);
+      return;
     }
+    // The new space's conversation list and memory panel first, then the conversation: what a person
+    // looks at after a switch is where they are, and the body of a long conversation read first (or
+    // beside them) held both lists back.
+    useChat.getState().hold(target);
+    const rest = Promise.all([useSettings.getState().load(), loadStale()]);
+    await Promise.all([useConversations.getState().refresh(), loadList()]);
     if (token !== switchToken) return;
-    await Promise.all([
-      useConversations.getState().refresh(),
-      useSettings.getState().load(),
-      loadList(),
-      loadStale(),
-    ]);
+    await Promise.all([useChat.getState().open(target), rest]);
   } finally {
     if (token === switchToken) set({ switching: false });
   }

@@ -198,6 +198,47 @@ describe('the window’s space', () => {
     expect(within(activity).queryByRole('listitem', { name: 'memory · view /memories' })).toBeNull();
   });
 
+  it('shows the new space’s list and memory panel before it asks for the conversation it returns to', async () => {
+    const work = wire.spaces.get('work01')!;
+    await work.api['conversations.create']({ title: 'Work chat' });
+    localStorage.setItem('mnemo.lastConversation.work01', 'work01-c0');
+    const memoryAnswer = await work.api['memory.list']({});
+    const listAnswer = await work.api['conversations.list']({});
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    Object.assign(work.impl, {
+      'memory.list': async () => (await gate, memoryAnswer),
+      'conversations.list': async () => (await gate, listAnswer),
+    });
+    shutdown = await boot(getApi());
+    await useChat.getState().open('personal-c9');
+    wire.answered.length = 0;
+
+    const switched = switchSpace('work01');
+    // Personal's conversation leaves at once; Work's shows as loading, not yet asked for.
+    expect(useChat.getState()).toMatchObject({ conversationId: 'work01-c0', loading: true, items: [] });
+    await waitFor(() =>
+      expect(wire.answered.map(([c]) => c)).toEqual(
+        expect.arrayContaining(['conversations.list', 'memory.list']),
+      ),
+    );
+    await wire.settle();
+    expect(wire.answered.filter(([c]) => c === 'conversations.get')).toEqual([]);
+    expect(useChat.getState().loading).toBe(true);
+
+    release();
+    await switched;
+    const order = wire.answered.map(([c]) => c);
+    expect(order.indexOf('conversations.get')).toBeGreaterThan(order.indexOf('conversations.list'));
+    expect(order.indexOf('conversations.get')).toBeGreaterThan(order.indexOf('memory.list'));
+    expect(wire.answered.filter(([c]) => c === 'conversations.get')).toEqual([
+      ['conversations.get', 'work01'],
+    ]);
+    expect(useConversations.getState().list.map((c) => c.title)).toEqual(['Work chat']);
+    expect(files()).toEqual(['/memories/work.md']);
+    expect(useChat.getState()).toMatchObject({ conversationId: 'work01-c0', loading: false });
+  });
+
   it('leaves a space deleted where no event says so (another process) at its next call', async () => {
     shutdown = await boot(getApi());
     await switchSpace('work01');

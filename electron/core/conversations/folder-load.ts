@@ -115,6 +115,28 @@ export async function checkFolder(dir: string, { ids, cache }: Listing): Promise
   return { heads, bodies, stats: { cached: heads.size - bodies.size, replayed: bodies.size } };
 }
 
+/** A start's two steps as promises: the listing (with the cache), then the check of every file. */
+export interface Preload {
+  listing: Promise<Listing>;
+  folder: Promise<Folder>;
+}
+
+/**
+ * Begins a start's reads (store-base.ts takes them): a space opening reads its conversations beside its
+ * memory instead of after it. Each step's failure is reported to whoever awaits it.
+ */
+export function preloadFolder(dir: string): Preload {
+  const listing = listFolder(dir);
+  // The check a turn later: its stats run after whoever waits on the listing (the first list) is answered.
+  const folder = listing.then(async (l) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return checkFolder(dir, l);
+  });
+  listing.catch(() => undefined);
+  folder.catch(() => undefined);
+  return { listing, folder };
+}
+
 function bodyOf(id: string, data: Buffer, before: FileStamp, after: FileStamp): Body | undefined {
   // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
   // it, under the lock, before our next write.

@@ -15,10 +15,10 @@ import {
   type Body,
   type Folder,
   type LoadStats,
+  type Preload,
   type Tail,
-  checkFolder,
   covers,
-  listFolder,
+  preloadFolder,
   readBody,
   readBodySync,
 } from './folder-load.js';
@@ -72,10 +72,17 @@ export class StoreBase {
   protected readonly listeners = new Set<(id: string) => void>();
   protected loaded: Promise<void> | null = null;
 
+  /** A start's reads begun before the store was made (a space opening); taken by the first start. */
+  private preload: Preload | undefined;
+
   constructor(
     readonly dir: string,
-    options: { warn?: (message: string, fields?: Record<string, unknown>) => void } = {},
+    options: {
+      warn?: (message: string, fields?: Record<string, unknown>) => void;
+      preload?: Preload | undefined;
+    } = {},
   ) {
+    this.preload = options.preload;
     this.book = new SummaryBook(
       dir,
       {
@@ -111,25 +118,27 @@ export class StoreBase {
 
   private start(): void {
     if (this.loaded) return;
-    const listing = listFolder(this.dir);
-    // The check a turn later: its stats run after whoever waits on `listed` (the first list) is answered.
-    this.loaded = listing.then(async (l) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      this.apply(await checkFolder(this.dir, l));
-    });
+    const { listing, folder } = this.preload ?? preloadFolder(this.dir);
+    this.preload = undefined;
+    // The early list is set up first: a preload may have finished both steps already, and the cached
+    // heads must never be loaded after (over) the checked ones.
     this.listed = listing.then((l) => {
-      if (!covers(l)) return this.loaded!;
+      if (this.checkApplied || !covers(l)) return this.loaded!;
       this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
       this.early = true;
     });
+    this.loaded = folder.then((f) => this.apply(f));
     // Either one failing is reported by whoever awaits it.
     this.listed.catch(() => undefined);
   }
+
+  private checkApplied = false;
 
   /** The heads were listed from the cache before being checked: what the check changes is announced. */
   private early = false;
 
   private apply({ heads, bodies, stats }: Folder): void {
+    this.checkApplied = true;
     for (const [id, { state, tail }] of bodies) {
       if (this.byId.has(id)) continue; // read synchronously meanwhile (store.get)
       this.byId.set(id, state);

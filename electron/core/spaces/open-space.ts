@@ -2,10 +2,12 @@
 // event bus, and the complete handler table over them. The rest of the backend (settings, log, host) is
 // shared. Handlers built here can reach only this space's folders: every path they touch derives from
 // ctx.space.dir and ctx.memory.
+import path from 'node:path';
 import { createMemory } from '../../../memory/index.js';
 import { createMemorySearch } from '../../../memory/search/index.js';
 import type { Handlers } from '../../../shared/contract.js';
 import { closeAgent } from '../agent/index.js';
+import { type Preload, preloadFolder } from '../conversations/folder-load.js';
 import { createHandlers } from '../backend.js';
 import type { CoreContext, SettingsStore } from '../context.js';
 import { FanOutBus } from '../events.js';
@@ -16,6 +18,9 @@ import type { IdleWarmer } from './idle-warm.js';
 import type { SpaceRegistry } from './registry.js';
 import { spaceSettingsStore } from './space-settings.js';
 import { spaceDir } from './model.js';
+
+/** How long the conversations read at a space's open stay good for its store (a switch asks at once). */
+export const PRELOAD_FRESH_MS = 2_000;
 
 /** How long after the last space opened their memory search indexes are built (one at a time). */
 export const SEARCH_WARM_DELAY_MS = 2_000;
@@ -46,6 +51,12 @@ export async function openSpace(
   const runs = new RunRegistry(bus);
   let name = space.name;
   const settings = spaceSettingsStore(globalSettings, () => registry.getSync(id)?.settings ?? {});
+  // The conversations folder is read beside the memory's open, not after it: a switch to the space
+  // waits for both lists. Taken by the store only while fresh: reads older than that may miss what
+  // another process wrote since, and the store reads the folder again then.
+  let conversations: Preload | undefined = preloadFolder(path.join(dir, 'conversations'));
+  const preloadedAt = performance.now();
+  setTimeout(() => (conversations = undefined), PRELOAD_FRESH_MS).unref();
   // A folder never opened before (restored, copied in) hashes its files once the app is idle, not now.
   const memory = await createMemory({
     dataDir: dir,
@@ -66,6 +77,11 @@ export async function openSpace(
       name: () => (name = registry.getSync(id)?.name ?? name),
       recall: () => registry.getSync(id)?.settings.recall !== false,
       setRecall: async (on) => void (await registry.configure(id, { recall: on ? null : false })),
+      takeConversations: () => {
+        const taken = conversations;
+        conversations = undefined;
+        return performance.now() - preloadedAt < PRELOAD_FRESH_MS ? taken : undefined;
+      },
     },
     events: bus,
     runs,

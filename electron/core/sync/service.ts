@@ -3,7 +3,14 @@
 // question before merging another space into this one; the schedulers run only where start() is called
 // (the app's faces, not a one-off CLI run).
 import type { KeyCipher } from '../key-vault.js';
-import { defaultDeviceName, MAX_CHECK_SECONDS, MIN_CHECK_SECONDS, parseRemoteUrl } from './config.js';
+import {
+  defaultDeviceName,
+  MAX_CHECK_SECONDS,
+  MIN_CHECK_SECONDS,
+  parseRemoteUrl,
+  SyncConfigStore,
+  syncPaths,
+} from './config.js';
 import type { SpaceSync, SyncChoice } from './engine.js';
 import { spaceChanges, spaceSyncOf, type SyncBackend } from './for-core.js';
 import { SyncError, type SyncReport } from './report.js';
@@ -60,11 +67,16 @@ export class SyncService {
     return s;
   }
 
-  /** Schedules every space that has a remote (at start; each syncs at once). */
+  /**
+   * Schedules every space that has a remote (at start; each syncs at once). Whether one has is read from
+   * its remote file alone: opening every space to ask (its memory, its conversations) made a start with
+   * 50 spaces read all of them, where the issue wants the others opened only when used.
+   */
   async start(): Promise<void> {
     this.started = true;
     for (const space of await this.core.spaces.list()) {
-      if ((await this.of(space.id)).configured()) await this.schedule(space.id);
+      if (new SyncConfigStore(syncPaths(this.core.ctx.dataDir, space.id)).remote() !== undefined)
+        await this.schedule(space.id);
     }
   }
 

@@ -2,11 +2,15 @@
 // the space shows its lists first): the index is built a while later, or by the first search, from the
 // files as they are then: one written by the memory API or by hand before that search is found. A space's
 // recall index, asked to load by its conversation list, waits in the same idle queue: not while the window
-// keeps calling (switching through spaces), and once it pauses.
+// keeps calling (switching through spaces), and once it pauses. Its conversations folder is read while
+// its memory opens; a store made later than that reading stays fresh reads the folder again.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
+import type { MessageRecord } from '../../../electron/core/conversations/records.js';
+import { ConversationStore } from '../../../electron/core/conversations/store.js';
 import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
+import { PRELOAD_FRESH_MS } from '../../../electron/core/spaces/open-space.js';
 import { type Harness, call, startHarness } from '../agent/harness.js';
 
 let h: Harness | undefined;
@@ -64,4 +68,35 @@ it("a space's recall index does not load while calls keep coming, and loads once
   } finally {
     opens.mockRestore();
   }
+});
+
+const said = (id: string, text: string): MessageRecord => ({
+  t: 'msg',
+  id,
+  kind: 'user',
+  role: 'user',
+  content: [{ type: 'text', text }],
+  text,
+  at: new Date().toISOString(),
+});
+
+it('a store made after what the space read at its open went stale reads the folder again', async () => {
+  h = await startHarness();
+  const { space } = await h.core.spaces.ensure('Work');
+  const dir = path.join(h.dataDir, 'spaces', space.id, 'conversations');
+  const before = new ConversationStore(dir);
+  await before.init();
+  const id = (await before.create({ memory: true, title: 'Plans', records: [said('m1', 'one')] })).meta.id;
+  await before.close();
+  const work = await h.core.spaces.route(space.id); // reads the folder (the cache, a stat per file)
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Another process adds to the conversation after that reading, while nothing here uses the space.
+  const elsewhere = new ConversationStore(dir);
+  await elsewhere.init();
+  await elsewhere.append(id, [said('m2', 'two')]);
+  await elsewhere.close();
+  await new Promise((resolve) => setTimeout(resolve, PRELOAD_FRESH_MS + 100));
+
+  const { conversations } = await work.handlers['conversations.list']({}, call);
+  expect(conversations.map((c) => [c.title, c.messageCount])).toEqual([['Plans', 2]]);
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkFolder, listFolder } from '../../../electron/core/conversations/folder-load.js';
 import { headOf } from '../../../electron/core/conversations/heads.js';
 import { readJsonl } from '../../../electron/core/conversations/jsonl.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
@@ -301,6 +302,36 @@ describe('summary cache', () => {
       );
       expect(again.has(c)).toBe(false);
       expect(started(again)).toEqual(await replayed());
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a preload that finished before the store started lists the checked heads, not the cached ones', async () => {
+    const store = new ConversationStore(dir);
+    await store.init();
+    const a = (await store.create({ memory: true, title: 'Kept', records: [msg('one')] })).meta.id;
+    const b = (await store.create({ memory: true, title: 'Appended to', records: [msg('two')] })).meta.id;
+    const c = (await store.create({ memory: true, title: 'Deleted', records: [msg('three')] })).meta.id;
+    await store.close();
+    await appendFile(file(b), line(msg('from elsewhere')));
+    // A space opening reads its folder ahead (preloadFolder's two steps); here both are done before the
+    // store is made, and c's file goes between them (another process deleted it).
+    const listing = listFolder(dir);
+    const listed = await listing;
+    await rm(file(c));
+    const folder = checkFolder(dir, listed);
+    await folder;
+    const again = new ConversationStore(dir, { preload: { listing, folder } });
+    try {
+      await again.ready();
+      expect(again.has(c)).toBe(false);
+      expect(again.summary(a).messageCount).toBe(1);
+      expect(again.summary(b).messageCount).toBe(2);
+      await again.init();
+      expect(again.has(c)).toBe(false);
+      expect(started(again)).toEqual(await replayed());
+      expect(again.stats).toMatchObject({ cached: 1, replayed: 1 });
     } finally {
       await again.close();
     }
