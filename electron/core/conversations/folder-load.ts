@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync 
 import path from 'node:path';
 import { type ConversationHead, headOf } from './heads.js';
 import { parseLines } from './jsonl.js';
+import { markRead } from './page-marks.js';
 import type { ConversationRecord } from './records.js';
 import { type ConversationState, rebuild } from './state.js';
 import {
@@ -118,7 +119,8 @@ export async function checkFolder(dir: string, { ids, cache }: Listing): Promise
 function bodyOf(id: string, data: Buffer, before: FileStamp, after: FileStamp): Body | undefined {
   // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
   // it, under the lock, before our next write.
-  const { records, bytes } = parseLines<ConversationRecord>(data);
+  const { records, bytes, starts } = parseLines<ConversationRecord>(data);
+  markRead(records, starts);
   const state = rebuild(records);
   if (!state || state.meta.id !== id) return undefined;
   const steady = sameStamp(before, after) && data.length === before.size;
