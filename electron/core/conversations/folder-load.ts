@@ -127,14 +127,23 @@ function bodyOf(id: string, data: Buffer, before: FileStamp, after: FileStamp): 
   return { state, tail: { ino: after.ino, size: bytes }, ...(steady ? { stamp: after } : {}) };
 }
 
-/** A conversation's state from its file: undefined when the file is not that conversation. */
-export async function readBody(dir: string, id: string): Promise<Body | undefined> {
+/**
+ * A conversation's state from its file: undefined when the file is not that conversation. `beforeReplay`
+ * runs between the read and the replay (which takes the thread for a long file).
+ */
+export async function readBody(
+  dir: string,
+  id: string,
+  beforeReplay?: () => Promise<unknown>,
+): Promise<Body | undefined> {
   const handle = await fs.open(path.join(dir, `${id}.jsonl`), 'r');
   try {
     // Stat, read, stat: the state describes that stat only if nothing was appended meanwhile.
     const before = stampOf(await handle.stat());
     const data = await handle.readFile();
-    return bodyOf(id, data, before, stampOf(await handle.stat()));
+    const after = stampOf(await handle.stat());
+    await beforeReplay?.();
+    return bodyOf(id, data, before, after);
   } finally {
     await handle.close();
   }

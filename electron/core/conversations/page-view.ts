@@ -32,8 +32,38 @@ export class PageViews {
 
   constructor(private readonly dir: string) {}
 
+  /** Reads under way, by conversation. */
+  private readonly reading = new Map<string, Promise<unknown>>();
+
+  /** Waits for the reads of `id` under way; true if there were any. */
+  async settled(id: string): Promise<boolean> {
+    const reading = this.reading.get(id);
+    if (!reading) return false;
+    await reading.catch(() => undefined);
+    return true;
+  }
+
   /** The last turns, at least `limit` items (pages.ts's lastPage); `known`: the stat the caller trusts. */
-  async last(id: string, limit: number, known: FileStamp): Promise<Page | null> {
+  last(id: string, limit: number, known: FileStamp): Promise<Page | null> {
+    return this.track(id, this.readLast(id, limit, known));
+  }
+
+  /** The page before the turn a cursor of ours starts (pages.ts's pageAt with `before`). */
+  older(id: string, cursor: string, limit: number): Promise<Page | null> {
+    const view = this.views.get(id);
+    const turn = view?.cursors.get(cursor);
+    if (!view || turn === undefined) return Promise.resolve(null);
+    return this.track(id, this.before(id, view, turn, limit));
+  }
+
+  private track<T>(id: string, reading: Promise<T>): Promise<T> {
+    this.reading.set(id, reading);
+    return reading.finally(() => {
+      if (this.reading.get(id) === reading) this.reading.delete(id);
+    });
+  }
+
+  private async readLast(id: string, limit: number, known: FileStamp): Promise<Page | null> {
     const stamp = await this.stat(id);
     if (!stamp || !sameStamp(stamp, known)) return null;
     const file = await readPageFile(this.dir, id, stamp);
@@ -42,14 +72,6 @@ export class PageViews {
     const page = await this.before(id, view, file.offsets.length, limit);
     if (page) this.views.set(id, view);
     return page;
-  }
-
-  /** The page before the turn a cursor of ours starts (pages.ts's pageAt with `before`). */
-  async older(id: string, cursor: string, limit: number): Promise<Page | null> {
-    const view = this.views.get(id);
-    const turn = view?.cursors.get(cursor);
-    if (!view || turn === undefined) return null;
-    return this.before(id, view, turn, limit);
   }
 
   /** The conversation was opened (replayed) or changed: pages come from its state from now on. */

@@ -182,7 +182,14 @@ export class StoreBase {
         await this.init();
         if (this.byId.has(id)) return this.byId.get(id)!;
         if (!this.book.has(id)) throw notFound();
-        return this.took(id, await readBody(this.dir, id).catch(gone));
+        // A page being read through the sidecar goes first (a window opening a conversation asks for its
+        // context at the same time): its answer is sent before this replay takes the thread.
+        const first = async () => {
+          if (await this.views.settled(id)) await new Promise((resolve) => setImmediate(resolve));
+        };
+        await first();
+        if (this.byId.has(id)) return this.byId.get(id)!;
+        return this.took(id, await readBody(this.dir, id, first).catch(gone));
       })().finally(() => this.opening.delete(id));
       this.opening.set(id, opening);
     }
@@ -225,13 +232,14 @@ export class StoreBase {
     limit: number,
   ): Promise<Page | null> {
     await this.init();
-    if (this.byId.has(id) || this.opening.has(id)) return null;
-    if ('before' in at) return this.views.older(id, at.before, limit);
+    if (this.byId.has(id)) return null;
     // Only the stat the list's head describes: then the head and the page tell of the same file.
     const stamp = this.book.entry(id)?.stamp;
     if (!stamp) return null;
-    const page = await this.views.last(id, limit, stamp);
-    // Read in meanwhile (a run started, another window opened it): its state is the one to show.
+    const page = await ('before' in at
+      ? this.views.older(id, at.before, limit)
+      : this.views.last(id, limit, stamp));
+    // Read in meanwhile (store.get reads at once): its state is the one to show.
     if (!page || this.byId.has(id) || !sameStamp(this.book.entry(id)?.stamp ?? stamp, stamp)) return null;
     return page;
   }
