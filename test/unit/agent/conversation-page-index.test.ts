@@ -213,8 +213,14 @@ describe('page sidecar', () => {
             served += await openAll(store, ids, limit);
             // The sidecars that start wrote (or left) describe the files: every open now goes through one.
             await restart();
+            // (Not one whose records repeat ids, which no sidecar is written for: which record a cursor
+            // or a truncation names would depend on records before the pages read.)
             const live = [];
-            for (const id of ids) if (store.has(id) && (await replayed(id))) live.push(id);
+            for (const id of ids) {
+              const ref = store.has(id) ? await replayed(id) : null;
+              if (ref && new Set(ref.entries.map((e) => e.record.id)).size === ref.entries.length)
+                live.push(id);
+            }
             expect(await openAll(store, live, limit)).toBe(live.length);
             served += live.length;
           } finally {
