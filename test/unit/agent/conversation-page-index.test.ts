@@ -306,4 +306,27 @@ describe('page sidecar', () => {
     expect(text).toContain('"u1"');
     expect(text).not.toContain(secret);
   });
+
+  it('goes with its conversation: deleted, moved to another space', async () => {
+    let store = new ConversationStore(dir);
+    await store.init();
+    const first = (await store.create({ memory: true, records: records([{ op: 'user' }], 'd-') })).meta.id;
+    const second = (await store.create({ memory: true, records: records([{ op: 'user' }], 'e-') })).meta.id;
+    await store.close();
+    store = new ConversationStore(dir);
+    const other = path.join(dir, 'other-space');
+    try {
+      await store.init();
+      const sidecars = async () => (await readdir(path.join(dir, PAGES_DIR))).sort();
+      expect(await sidecars()).toEqual([`${first}.json`, `${second}.json`].sort());
+      await store.delete(first);
+      expect(await sidecars()).toEqual([`${second}.json`]);
+      await store.moveTo(second, other);
+      expect(await sidecars()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    // Nothing written for them at close either.
+    expect(await readdir(path.join(dir, PAGES_DIR))).toEqual([]);
+  });
 });
