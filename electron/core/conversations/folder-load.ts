@@ -6,6 +6,7 @@ import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync 
 import path from 'node:path';
 import { type ConversationHead, headOf } from './heads.js';
 import { parseLines } from './jsonl.js';
+import { markRead } from './page-marks.js';
 import type { ConversationRecord } from './records.js';
 import { type ConversationState, rebuild } from './state.js';
 import {
@@ -140,21 +141,31 @@ export function preloadFolder(dir: string): Preload {
 function bodyOf(id: string, data: Buffer, before: FileStamp, after: FileStamp): Body | undefined {
   // No repair here: a torn last line may be another process's write in progress. The catch-up cuts
   // it, under the lock, before our next write.
-  const { records, bytes } = parseLines<ConversationRecord>(data);
+  const { records, bytes, starts } = parseLines<ConversationRecord>(data);
+  markRead(records, starts);
   const state = rebuild(records);
   if (!state || state.meta.id !== id) return undefined;
   const steady = sameStamp(before, after) && data.length === before.size;
   return { state, tail: { ino: after.ino, size: bytes }, ...(steady ? { stamp: after } : {}) };
 }
 
-/** A conversation's state from its file: undefined when the file is not that conversation. */
-export async function readBody(dir: string, id: string): Promise<Body | undefined> {
+/**
+ * A conversation's state from its file: undefined when the file is not that conversation. `beforeReplay`
+ * runs between the read and the replay (which takes the thread for a long file).
+ */
+export async function readBody(
+  dir: string,
+  id: string,
+  beforeReplay?: () => Promise<unknown>,
+): Promise<Body | undefined> {
   const handle = await fs.open(path.join(dir, `${id}.jsonl`), 'r');
   try {
     // Stat, read, stat: the state describes that stat only if nothing was appended meanwhile.
     const before = stampOf(await handle.stat());
     const data = await handle.readFile();
-    return bodyOf(id, data, before, stampOf(await handle.stat()));
+    const after = stampOf(await handle.stat());
+    await beforeReplay?.();
+    return bodyOf(id, data, before, after);
   } finally {
     await handle.close();
   }

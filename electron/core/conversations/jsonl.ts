@@ -29,6 +29,8 @@ export interface ReadResult<T> {
   bytes: number;
   /** The read ended inside a line (a crash mid-write, or a write in progress in another process). */
   torn: boolean;
+  /** Where each record's line starts, in bytes from the offset read at (the page index's offsets). */
+  starts: number[];
 }
 
 export interface ReadOptions {
@@ -95,16 +97,24 @@ export function parseLines<T>(data: Buffer): ReadResult<T> {
   const bytes = lastNewline + 1;
   const torn = bytes < data.length;
   const records: T[] = [];
+  const starts: number[] = [];
   let skipped = torn ? 1 : 0;
-  for (const line of data.subarray(0, bytes).toString('utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      records.push(JSON.parse(line) as T);
-    } catch {
-      skipped += 1;
+  // Line by line on the bytes (a newline byte never occurs inside a UTF-8 character), so each record
+  // knows where its line starts.
+  for (let start = 0; start < bytes;) {
+    const end = data.indexOf(0x0a, start);
+    const line = data.toString('utf8', start, end);
+    if (line.trim() !== '') {
+      try {
+        records.push(JSON.parse(line) as T);
+        starts.push(start);
+      } catch {
+        skipped += 1;
+      }
     }
+    start = end + 1;
   }
-  return { records, skipped, bytes, torn };
+  return { records, skipped, bytes, torn, starts };
 }
 
 const IDLE_CLOSE_MS = 1_000;
@@ -139,8 +149,11 @@ export interface WriterOptions {
    * every write made meanwhile.
    */
   syncWithinMs?: number;
-  /** Told the byte count of each write once it is in the file (the store tracks where the file ends). */
-  onWrite?: (bytes: number) => void;
+  /**
+   * Told the byte count of each write once it is in the file (the store tracks where the file ends), with
+   * the records written and each one's line length in bytes (where each line starts: the page index).
+   */
+  onWrite?: (bytes: number, records: readonly unknown[], lengths: readonly number[]) => void;
 }
 
 interface Waiter {
@@ -164,7 +177,7 @@ export class JsonlWriter {
   private closed = false;
   private failed: Error | null = null;
   private readonly syncWithinMs: number;
-  private readonly onWrite: ((bytes: number) => void) | undefined;
+  private readonly onWrite: WriterOptions['onWrite'];
   /** Entries waiting for the next write (group commit). */
   private pending: Entry[] = [];
   /** Written since the last sync, and the appends waiting for that sync. */
@@ -250,11 +263,15 @@ export class JsonlWriter {
           this.fd = null;
         }
         this.fd ??= openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
-        const bytes = writeAll(
-          this.fd,
-          batch.flatMap((b) => b.records.map((r) => JSON.stringify(r) + '\n')).join(''),
-        );
-        this.onWrite?.(bytes);
+        const records = batch.flatMap((b) => b.records);
+        const lines = records.map((r) => JSON.stringify(r) + '\n');
+        const bytes = writeAll(this.fd, lines.join(''));
+        if (this.onWrite)
+          this.onWrite(
+            bytes,
+            records,
+            lines.map((l) => Buffer.byteLength(l, 'utf8')),
+          );
       } catch (error) {
         throw this.fail(error);
       }

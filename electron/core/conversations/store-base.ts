@@ -25,10 +25,15 @@ import {
 import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
 import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
+import { markRead, markWritten } from './page-marks.js';
+import { PageSaver } from './page-saver.js';
+import { PageViews } from './page-view.js';
+import type { Page } from './pages.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, rebuild } from './state.js';
 import { byNewest } from './summaries.js';
 import { SummaryBook } from './summary-book.js';
+import { sameStamp } from './summary-cache.js';
 
 /**
  * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
@@ -71,6 +76,9 @@ export class StoreBase {
   protected readonly serial = new KeyedSerial();
   protected readonly listeners = new Set<(id: string) => void>();
   protected loaded: Promise<void> | null = null;
+  /** The page sidecars: written when the book vouches for a state, read by an open of one not loaded. */
+  protected readonly pageSaver: PageSaver;
+  private readonly views: PageViews;
 
   /** A start's reads begun before the store was made (a space opening); taken by the first start. */
   private preload: Preload | undefined;
@@ -83,6 +91,9 @@ export class StoreBase {
     } = {},
   ) {
     this.preload = options.preload;
+    const warn = options.warn;
+    this.pageSaver = new PageSaver(dir, (error) => warn?.('conversation page index not saved', { error }));
+    this.views = new PageViews(dir);
     this.book = new SummaryBook(
       dir,
       {
@@ -93,6 +104,7 @@ export class StoreBase {
           const writer = this.writers.get(id);
           return !writer || (writer.allWritten && !writer.failure);
         },
+        vouched: (id, state, stamp) => this.pageSaver.vouched(id, state, stamp),
       },
       (error) => options.warn?.('conversation summaries not saved', { error }),
     );
@@ -179,7 +191,14 @@ export class StoreBase {
         await this.init();
         if (this.byId.has(id)) return this.byId.get(id)!;
         if (!this.book.has(id)) throw notFound();
-        return this.took(id, await readBody(this.dir, id).catch(gone));
+        // A page being read through the sidecar goes first (a window opening a conversation asks for its
+        // context at the same time): its answer is sent before this replay takes the thread.
+        const first = async () => {
+          if (await this.views.settled(id)) await new Promise((resolve) => setImmediate(resolve));
+        };
+        await first();
+        if (this.byId.has(id)) return this.byId.get(id)!;
+        return this.took(id, await readBody(this.dir, id, first).catch(gone));
       })().finally(() => this.opening.delete(id));
       this.opening.set(id, opening);
     }
@@ -198,6 +217,9 @@ export class StoreBase {
       throw notFound();
     }
     this.counts.opened += 1;
+    this.views.drop(id);
+    // Read afresh: its sidecar on disk may not be the one this process last wrote (written again soon).
+    this.pageSaver.unsaved(id);
     const before = this.book.head(id);
     this.byId.set(id, body.state);
     this.tails.set(id, body.tail);
@@ -208,6 +230,34 @@ export class StoreBase {
     return body.state;
   }
 
+  /**
+   * A page of a conversation not loaded in this process, read through its page sidecar (page-view.ts)
+   * instead of replaying its file: the last one, or the one before a cursor such a page gave. Null when
+   * that cannot be done (loaded already, no current sidecar, the file changed): then open it as usual.
+   */
+  async indexedPage(
+    id: string,
+    at: { last: true } | { before: string },
+    limit: number,
+  ): Promise<Page | null> {
+    await this.init();
+    if (this.byId.has(id)) return null;
+    // Only the stat the list's head describes: then the head and the page tell of the same file.
+    const stamp = this.book.entry(id)?.stamp;
+    if (!stamp) return null;
+    const page = await ('before' in at
+      ? this.views.older(id, at.before, limit)
+      : this.views.last(id, limit, stamp));
+    // Read in meanwhile (store.get reads at once): its state is the one to show.
+    if (!page || this.byId.has(id) || !sameStamp(this.book.entry(id)?.stamp ?? stamp, stamp)) return null;
+    return page;
+  }
+
+  /** Pages served from sidecars (tests and benchmarks: a first open after a start replays nothing). */
+  get indexedPages(): number {
+    return this.views.served;
+  }
+
   /** Called with the conversation's id after every change to it (its creation and deletion included). */
   onChange(listener: (id: string) => void): () => void {
     this.listeners.add(listener);
@@ -215,6 +265,7 @@ export class StoreBase {
   }
 
   protected changed(id: string): void {
+    this.views.drop(id);
     this.book.changed();
     for (const listener of this.listeners) listener(id);
   }
@@ -293,9 +344,11 @@ export class StoreBase {
     if (!writer) {
       writer = new JsonlWriter(this.fileOf(id), {
         syncWithinMs: CHAT_SYNC_MS,
-        onWrite: (bytes) => {
+        onWrite: (bytes, records, lengths) => {
           const tail = this.tails.get(id);
-          if (tail) tail.size += bytes;
+          if (!tail) return;
+          markWritten(records, lengths, tail.size);
+          tail.size += bytes;
         },
       });
       this.writers.set(id, writer);
@@ -369,13 +422,15 @@ export class StoreBase {
       // A torn line past the last complete one: under the lock, its writer died holding it; without the
       // lock it may be a write in progress, and is left alone.
       if (read.torn && locked) await fs.truncate(file, tail.size + read.bytes);
+      markRead(read.records, read.starts, tail.size);
       tail.size += read.bytes;
       for (const record of read.records) applyRecord(state, record);
       if (read.records.length > 0) this.changed(id);
       return read.records.length;
     }
     // Replaced (rewritten) or shorter than we left it: start over from the file.
-    const { records, bytes } = await readJsonl<ConversationRecord>(file, { repair: locked });
+    const { records, bytes, starts } = await readJsonl<ConversationRecord>(file, { repair: locked });
+    markRead(records, starts);
     const rebuilt = rebuild(records);
     if (!rebuilt || rebuilt.meta.id !== id) {
       throw new ContractError(

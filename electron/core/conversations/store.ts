@@ -15,6 +15,7 @@ import { headOf } from './heads.js';
 import { HeldRedactions } from './held-redactions.js';
 import { readJsonl } from './jsonl.js';
 import { lockFile } from './lock.js';
+import { markWritten, unmark } from './page-marks.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
 import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase, busy, notFound } from './store-base.js';
@@ -191,6 +192,7 @@ export class ConversationStore extends StoreBase {
         const file = this.fileOf(id);
         const stat = await fs.stat(file).catch(() => null);
         if (!stat) {
+          await this.pageSaver.drop(id);
           const known = this.book.has(id);
           this.book.delete(id);
           if (!this.byId.delete(id) && !known) return;
@@ -255,7 +257,8 @@ export class ConversationStore extends StoreBase {
       const rebuilt = rebuild(next);
       if (!rebuilt || rebuilt.meta.id !== id) throw new Error('A rewrite must keep the meta record first.');
       const tmp = `${file}.${process.pid}.tmp`;
-      const text = next.map((r) => JSON.stringify(r) + '\n').join('');
+      const lines = next.map((r) => JSON.stringify(r) + '\n');
+      const text = lines.join('');
       const handle = await fs.open(tmp, 'w', 0o600);
       try {
         await handle.writeFile(text, 'utf8');
@@ -267,6 +270,11 @@ export class ConversationStore extends StoreBase {
       await fs.rename(tmp, file);
       const { ino } = await fs.stat(file);
       this.tails.set(id, { ino, size: Buffer.byteLength(text, 'utf8') });
+      markWritten(
+        next,
+        lines.map((l) => Buffer.byteLength(l, 'utf8')),
+        0,
+      );
       Object.assign(state, rebuilt);
     });
     this.changed(id);
@@ -288,6 +296,7 @@ export class ConversationStore extends StoreBase {
       this.tails.delete(id);
       await writer?.close();
       await fs.rm(this.fileOf(id), { force: true });
+      await this.pageSaver.drop(id);
     });
     this.changed(id);
     // Its title leaves the cache before the deletion answers.
@@ -328,6 +337,7 @@ export class ConversationStore extends StoreBase {
       this.writers.delete(id);
       await writer?.close();
       await fs.rename(this.fileOf(id), target);
+      await this.pageSaver.drop(id);
       this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
@@ -372,6 +382,11 @@ export class ConversationStore extends StoreBase {
     const onDisk = await this.locked(id, () =>
       this.writer(id).between(() => file(path.join(this.dir, `${id}.jsonl`))),
     );
+    if (live || onDisk) {
+      // Its lines have new lengths: no sidecar until the file is read again (its catch-up sees the new file).
+      if (state) unmark([...state.messages, ...state.entries.map((e) => e.record)]);
+      await this.pageSaver.drop(id);
+    }
     if (!state && onDisk) await this.reloadFiles([id]);
     else if (live) this.changed(id);
     return live || onDisk;
@@ -395,5 +410,6 @@ export class ConversationStore extends StoreBase {
       await this.loaded.catch(() => undefined);
       await this.book.close();
     }
+    await this.pageSaver.flushed();
   }
 }

@@ -19,6 +19,8 @@ export interface LiveView {
   tail(id: string): Tail | undefined;
   /** Every record applied to the state is written to the file (none queued, none refused). */
   settled(id: string): boolean;
+  /** Told, in the same tick, that the state is exactly what the file with `stamp` holds (the page sidecar). */
+  vouched?(id: string, state: ConversationState, stamp: FileStamp): void;
 }
 
 export class SummaryBook {
@@ -139,11 +141,13 @@ export class SummaryBook {
     if (!this.live.settled(id) || this.live.tail(id)?.size !== size) return 'later';
     const stamp = stampOf(stat);
     // Untouched since it was read (a torn last line included, which the replay left out too).
-    if (last && sameStamp(last, stamp)) return { head, stamp };
-    if (stat.ino !== ino || stat.size !== size) return null;
-    // Our writes only ever make a file longer (a rewrite makes a new one): the same length at another
-    // time is someone else's edit in place, which the live state does not hold.
-    if (last && last.size === stamp.size && !sameStamp(last, stamp)) return null;
+    if (!(last && sameStamp(last, stamp))) {
+      if (stat.ino !== ino || stat.size !== size) return null;
+      // Our writes only ever make a file longer (a rewrite makes a new one): the same length at another
+      // time is someone else's edit in place, which the live state does not hold.
+      if (last && last.size === stamp.size) return null;
+    }
+    this.live.vouched?.(id, state, stamp);
     return { head, stamp };
   }
 

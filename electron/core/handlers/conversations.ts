@@ -46,6 +46,12 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     },
     'conversations.get': async (req) => {
       const s = await store();
+      // Not loaded here yet (the first open after a start): its last page from the page sidecar and the
+      // file's tail, no replay. Its full state is read when something needs it (a reply, the Context tab).
+      if (req.limit !== undefined && req.around === undefined) {
+        const page = await s.indexedPage(req.id, { last: true }, req.limit);
+        if (page) return { conversation: s.summary(req.id), ...page, runs: [] };
+      }
       // Another process (a CLI run, another app) may have added to it since we loaded it.
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
@@ -63,6 +69,10 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       const s = await store();
       if ((req.before === undefined) === (req.from === undefined))
         throw new ContractError('invalid_request', 'Give exactly one of before and from.');
+      if (req.before !== undefined) {
+        const page = await s.indexedPage(req.id, { before: req.before }, req.limit);
+        if (page) return { ...page, ...(page.newer === null ? { runs: [] } : {}) };
+      }
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
       const run = ctx.runs.savedSeq(state.meta.id);

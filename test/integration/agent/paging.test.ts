@@ -2,10 +2,12 @@
 // a window walks, from the end or from a message it was opened at, are exactly the full transcript, live
 // and after a restart that found a torn last line (a kill mid-write), and each is about `limit` items
 // however long the conversation is.
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptItem } from '../../../shared/channels/conversations.js';
+import { getAgent } from '../../../electron/core/agent/index.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, send, startHarness } from './harness.js';
 
@@ -90,6 +92,50 @@ describe('conversation pages', () => {
     expect(await all(h, id)).toEqual(full);
     for (const limit of [1, 5]) expect(await walk(h, id, limit)).toEqual(full);
     expect(await walk(h, id, 2, hit.messageId)).toEqual(full);
+  });
+
+  it('the first open after a restart reads the page index and the file’s tail, not the whole file', async () => {
+    h = await startHarness();
+    h.fake.enqueue(text('Hello there.'));
+    const { res } = await send(h, 'Start');
+    const id = res.conversationId;
+    for (let i = 0; i < 30; i++) {
+      if (i % 4 === 0) {
+        h.fake.enqueue(
+          toolUse({
+            name: 'memory',
+            input: { command: 'create', path: `/memories/p${i}.md`, file_text: `p${i}\n` },
+          }),
+          text(`Filed ${i}.`),
+        );
+      } else h.fake.enqueue(text(`Reply ${i}.`));
+      await send(h, `Ask ${i}`, id);
+    }
+    // A pin far back: the index carries it to pages it reads without the pin's record.
+    const first = (await all(h, id)).find((i) => i.kind === 'user')!;
+    await h.core.handlers['chat.pin']({ conversationId: id, messageId: first.id, pinned: true }, call);
+    const full = await all(h, id);
+    await h.restart();
+    const store = () => getAgent(h!.core.ctx).store;
+    await h.core.handlers['conversations.list']({}, call);
+    // Every page, walked back from the end, through the index: the same items, and no file replayed.
+    expect(await walk(h, id, 4)).toEqual(full);
+    expect(store().indexedPages).toBeGreaterThan(1);
+    expect(store().stats).toMatchObject({ replayed: 0, opened: 0 });
+
+    // The file's first nine tenths overwritten with garbage of the same size, its stat kept: a replay
+    // reads nothing of it now, while the last page, all of it in the tail, still opens.
+    await h.restart();
+    const file = path.join(h.dataDir, 'conversations', `${id}.jsonl`);
+    const { size, mtimeMs } = statSync(file);
+    const data = readFileSync(file);
+    data.fill(0x23, 0, Math.floor(size * 0.9));
+    writeFileSync(file, data);
+    const t = (Math.floor(mtimeMs) + 0.5) / 1000;
+    utimesSync(file, t, t);
+    const opened = await h.core.handlers['conversations.get']({ id, limit: 4 }, call);
+    expect(opened.items).toEqual(full.slice(-opened.items.length));
+    expect(opened.items.map((i) => (i as { text?: string }).text)).toContain('Reply 29.');
   });
 
   it('refuses a page with no cursor or an unknown one, with a message to act on; opens at the end instead of a message that is gone', async () => {
