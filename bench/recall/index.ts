@@ -6,9 +6,9 @@
 //   following the store, against the same store without it, measured in the same run (ratio ~1: the index
 //   only marks the conversation; its batch runs later, shown as its own figure);
 // - opening the app: createCore and the first conversations.list on that history, with its saved index,
-//   against an empty data folder and against the same history without any index file (the index is
-//   loaded a moment after the list, never on the way to it). Build, load and save times and the file's
-//   size are printed too;
+//   against an empty data folder (the target: at most 1.2x) and against the same history without any
+//   index file (the ratio column's baseline: the index is loaded a moment after the list, never on the
+//   way to it). Build, load and save times and the file's size are printed too;
 // - the event loop while the index is built, saved and loaded: its longest stall (monitorEventLoopDelay),
 //   against the longest stall of a job doing busy work in the index's own slices (SLICE_MS) for the same
 //   while, measured just before in the same run (on a shared machine both include waiting for a core and
@@ -293,12 +293,20 @@ export async function run(
     const times = { empty: [] as number[], saved: [] as number[], none: [] as number[] };
     const indexFile = path.join(dir, INDEX_DIR); // a folder: moved away whole
     const kept = `${indexFile}.bench`;
-    for (let r = 0; r < Math.max(3, Math.floor(repeats / 3)); r++) {
-      times.empty.push(await openApp(empty));
-      times.saved.push(await openApp(data));
-      await fsp.rename(indexFile, kept);
-      times.none.push(await openApp(data));
-      await fsp.rename(kept, indexFile);
+    // Each open is a few tens of ms: as many rounds as a query has runs, the order turned each round
+    // (on a shared machine a round's first open often waits longer for a core).
+    for (let r = 0; r < repeats; r++) {
+      const order =
+        r % 2 === 0 ? (['empty', 'saved', 'none'] as const) : (['none', 'saved', 'empty'] as const);
+      for (const which of order) {
+        if (which === 'empty') times.empty.push(await openApp(empty));
+        else if (which === 'saved') times.saved.push(await openApp(data));
+        else {
+          await fsp.rename(indexFile, kept);
+          times.none.push(await openApp(data));
+          await fsp.rename(kept, indexFile);
+        }
+      }
     }
     const none = quantile(times.none, 0.5);
     const savedMs = quantile(times.saved, 0.5);
@@ -317,7 +325,8 @@ export async function run(
       case: 'open the app: that history and its saved index',
       'median ms': round(savedMs),
       ratio: round(savedMs / none),
-      'at most 1.2x': savedMs / none <= 1.2 ? 'yes' : 'NO',
+      // Issue 17's target: no slower than 1.2x an empty data folder.
+      'at most 1.2x': savedMs / emptyMs <= 1.2 ? 'yes' : 'NO',
     });
     rows.push({
       case: `event loop: busy work in ${SLICE_MS} ms slices, 3 s (baseline)`,

@@ -4,6 +4,7 @@ import type { MemorySearch } from '../../memory/search/index.js';
 import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces.js';
 import type { ReqOut, ResIn } from '../../shared/contract.js';
+import type { Listing } from './conversations/folder-load.js';
 import type { EventBus } from './events.js';
 import type { HostServices } from './host.js';
 import type { RunRegistry } from './runs.js';
@@ -98,6 +99,11 @@ export interface CoreContext {
   idle?: (job: () => Promise<unknown>) => void;
   /** Every space's sync (set by createCore; absent in contexts built without it). */
   sync?: SyncLink;
+  /**
+   * A listing of a conversations folder taken while the backend opened (createCore lists Personal's
+   * while its memory opens): given once, to the store of that folder; otherwise undefined.
+   */
+  prefetched?: (conversationsDir: string) => Promise<Listing> | undefined;
   events: EventBus;
   runs: RunRegistry;
   host: HostServices;

@@ -73,7 +73,10 @@ export class Agent {
     private readonly options: AgentOptions = {},
   ) {
     const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
-    this.store = new ConversationStore(dir, { warn: (message, fields) => ctx.log.warn(message, fields) });
+    this.store = new ConversationStore(dir, {
+      warn: (message, fields) => ctx.log.warn(message, fields),
+      listing: ctx.prefetched?.(dir),
+    });
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),
       onProgress: (progress) => ctx.events.emit('conversations.indexing', progress),

@@ -2,7 +2,16 @@
 // (summary-cache.ts), then a stat per file, never a body, except for files the cache does not describe
 // as they are now: those are replayed, and their states kept (they have been read anyway). Also the one place that reads a body on demand
 // (readBody), with where our view of the file ends (the store's catch-up compares against it).
-import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  readdirSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { type ConversationHead, headOf } from './heads.js';
 import { parseLines } from './jsonl.js';
@@ -13,6 +22,7 @@ import {
   type CachedHead,
   type FileStamp,
   readCache,
+  readCacheAsync,
   removeCacheLeftovers,
   sameStamp,
   stampOf,
@@ -59,10 +69,27 @@ export interface Listing {
   cache: Map<string, CachedHead>;
 }
 
-/** The first step of a start: one listing and one file read, nothing per conversation. */
+/**
+ * The first step of a start: one listing and one file read, nothing per conversation. Synchronous, for
+ * the reason readCache is: on the way to the first list, each trip through the thread pool is a wait.
+ */
 export async function listFolder(dir: string): Promise<Listing> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return listing(dir, readdirSync(dir), readCache(dir));
+}
+
+/**
+ * listFolder through the thread pool, for a listing taken ahead of need while the caller waits for other
+ * disk work (createCore, while the memory opens): the reads overlap that work, and the parse fills a
+ * wait of it instead of adding to the first list's time.
+ */
+export async function prefetchFolder(dir: string): Promise<Listing> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const [names, cache] = await Promise.all([fs.readdir(dir), readCache(dir)]);
+  const [names, cache] = await Promise.all([fs.readdir(dir), readCacheAsync(dir)]);
+  return listing(dir, names, cache);
+}
+
+async function listing(dir: string, names: string[], cache: Map<string, CachedHead>): Promise<Listing> {
   if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
   const ids: string[] = [];
   for (const name of names) {

@@ -14,6 +14,7 @@ import { ContractError } from '../../../shared/errors.js';
 import {
   type Body,
   type Folder,
+  type Listing,
   type LoadStats,
   type Tail,
   checkFolder,
@@ -41,6 +42,9 @@ export const CHAT_SYNC_MS = 50;
 
 /** How long a change waits for another process's short change; a run there holds the lock far longer. */
 export const LOCK_WAIT_MS = 1_500;
+
+/** The latest a start from the summary cache checks the heads against the files, when nothing asked. */
+export const CHECK_WITHIN_MS = 1_000;
 
 export const busy = (): ContractError =>
   new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
@@ -72,10 +76,17 @@ export class StoreBase {
   protected readonly listeners = new Set<(id: string) => void>();
   protected loaded: Promise<void> | null = null;
 
+  /** A listing of the folder taken ahead of the first start (createCore's prefetch), used once. */
+  private prefetched: Promise<Listing> | undefined;
+
   constructor(
     readonly dir: string,
-    options: { warn?: (message: string, fields?: Record<string, unknown>) => void } = {},
+    options: {
+      warn?: (message: string, fields?: Record<string, unknown>) => void;
+      listing?: Promise<Listing> | undefined;
+    } = {},
   ) {
+    this.prefetched = options.listing;
     this.book = new SummaryBook(
       dir,
       {
@@ -94,6 +105,7 @@ export class StoreBase {
   /** Reads every conversation's head once, checked against its file; later calls wait for the same load. */
   init(): Promise<void> {
     this.start();
+    this.cue();
     return this.loaded!;
   }
 
@@ -109,17 +121,32 @@ export class StoreBase {
 
   private listed: Promise<void> | null = null;
 
+  /** Lets the check of heads listed from the cache begin (idempotent). */
+  protected cue: () => void = () => undefined;
+
   private start(): void {
     if (this.loaded) return;
-    const listing = listFolder(this.dir);
-    // The check a turn later: its stats run after whoever waits on `listed` (the first list) is answered.
+    // Taken earlier, perhaps before files another process created since: the first list looks again
+    // (store.ts's discover), and the check below finds every head the files no longer match.
+    const listing = this.prefetched?.catch(() => listFolder(this.dir)) ?? listFolder(this.dir);
+    this.prefetched = undefined;
+    const cued = new Promise<void>((resolve) => (this.cue = resolve));
+    // Heads listed from the cache are checked once the first list is answered (a stat per file, a
+    // thousand of them took longer than the rest of an app's start), or at once when anything else needs
+    // the heads as the files hold them (init), or after CHECK_WITHIN_MS whatever happens.
     this.loaded = listing.then(async (l) => {
-      await new Promise((resolve) => setImmediate(resolve));
+      if (covers(l)) {
+        setTimeout(this.cue, CHECK_WITHIN_MS).unref();
+        await cued;
+      }
+      this.checking = true;
       this.apply(await checkFolder(this.dir, l));
     });
     this.listed = listing.then((l) => {
       if (!covers(l)) return this.loaded!;
-      this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
+      // In the cache's order, which is the list's (saved newest first): its sort then has nothing to do.
+      const named = new Set(l.ids);
+      this.book.load([...l.cache].filter(([id]) => named.has(id)));
       this.early = true;
     });
     // Either one failing is reported by whoever awaits it.
@@ -128,6 +155,9 @@ export class StoreBase {
 
   /** The heads were listed from the cache before being checked: what the check changes is announced. */
   private early = false;
+
+  /** The check of the heads has begun (or there was nothing to list early). */
+  private checking = false;
 
   private apply({ heads, bodies, stats }: Folder): void {
     for (const [id, { state, tail }] of bodies) {
@@ -211,6 +241,8 @@ export class StoreBase {
   }
 
   list(): ConversationSummary[] {
+    // The check of an early list begins once this one is answered (the turn after it).
+    if (this.early && !this.checking) setImmediate(this.cue);
     return this.book
       .heads()
       .map(summaryOf)

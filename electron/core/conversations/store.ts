@@ -391,6 +391,7 @@ export class ConversationStore extends StoreBase {
     for (const lock of this.leases.values()) lock.releaseSync();
     this.leases.clear();
     if (this.loaded) {
+      this.cue();
       // A check of the heads still running finishes first (what it found is saved with the rest).
       await this.loaded.catch(() => undefined);
       await this.book.close();
