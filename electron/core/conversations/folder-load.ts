@@ -13,12 +13,14 @@ import {
   statSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { type ConversationHead, headOf } from './heads.js';
 import { parseLines } from './jsonl.js';
 import type { ConversationRecord } from './records.js';
 import { type ConversationState, rebuild } from './state.js';
 import {
   CACHE_FILE,
+  type CacheRead,
   type CachedHead,
   type FileStamp,
   readCache,
@@ -66,7 +68,10 @@ const LOAD_BATCH = 16;
 /** A folder's conversation ids (from its listing) and what the summary cache says of them. */
 export interface Listing {
   ids: string[];
-  cache: Map<string, CachedHead>;
+  /** The cached heads (parsed on first use). */
+  readonly cache: Map<string, CachedHead>;
+  /** The list as the cache saved it (what a first list shows before any head is parsed), if it has one. */
+  list: ConversationSummary[] | null;
 }
 
 /**
@@ -89,7 +94,7 @@ export async function prefetchFolder(dir: string): Promise<Listing> {
   return listing(dir, names, cache);
 }
 
-async function listing(dir: string, names: string[], cache: Map<string, CachedHead>): Promise<Listing> {
+async function listing(dir: string, names: string[], read: CacheRead): Promise<Listing> {
   if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
   const ids: string[] = [];
   for (const name of names) {
@@ -97,11 +102,21 @@ async function listing(dir: string, names: string[], cache: Map<string, CachedHe
     const id = name.slice(0, -'.jsonl'.length);
     if (ID.test(id)) ids.push(id);
   }
-  return { ids, cache };
+  return {
+    ids,
+    get cache() {
+      return read.heads();
+    },
+    list: read.list,
+  };
 }
 
 /** The cache names every file listed (then its heads can be shown while they are checked). */
-export const covers = ({ ids, cache }: Listing): boolean => ids.every((id) => cache.has(id));
+export function covers(l: Listing): boolean {
+  if (!l.list) return l.ids.every((id) => l.cache.has(id));
+  const listed = new Set(l.list.map((s) => s.id));
+  return l.ids.every((id) => listed.has(id));
+}
 
 /**
  * The second step: each cached head checked against its file's stat, and the files it does not describe

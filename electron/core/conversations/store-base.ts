@@ -144,9 +144,13 @@ export class StoreBase {
     });
     this.listed = listing.then((l) => {
       if (!covers(l)) return this.loaded!;
-      // In the cache's order, which is the list's (saved newest first): its sort then has nothing to do.
-      const named = new Set(l.ids);
-      this.book.load([...l.cache].filter(([id]) => named.has(id)));
+      // The saved list now, the heads once anything else needs them (the check, right after the list).
+      if (l.list) this.book.loadLater(l.ids, () => l.cache, l.list);
+      else {
+        // In the cache's order, which is the list's (saved newest first): its sort has nothing to do.
+        const named = new Set(l.ids);
+        this.book.load([...l.cache].filter(([id]) => named.has(id)));
+      }
       this.early = true;
     });
     // Either one failing is reported by whoever awaits it.
@@ -166,6 +170,7 @@ export class StoreBase {
       this.tails.set(id, tail);
     }
     if (this.early) {
+      for (const id of this.book.diverged()) this.changed(id);
       for (const id of this.book.ids())
         if (!heads.has(id)) {
           this.book.delete(id);
@@ -243,6 +248,9 @@ export class StoreBase {
   list(): ConversationSummary[] {
     // The check of an early list begins once this one is answered (the turn after it).
     if (this.early && !this.checking) setImmediate(this.cue);
+    // Nothing read or changed since the start listed the folder: the list as the cache saved it.
+    const saved = this.book.savedList();
+    if (saved) return [...saved];
     return this.book
       .heads()
       .map(summaryOf)

@@ -9,13 +9,16 @@
 // is what a start of a big folder spent its time on), and a save, batched a second or two after changes,
 // writes a few hundred bytes per conversation. Written whole to a temp file and renamed over the old one,
 // so a kill at any point leaves the old cache or the new one (and a torn or foreign file is just ignored).
+// It holds the list too, as the list shows it (newest first), ahead of the heads: a start's first list is
+// that part alone, parsed, and the heads follow once it is answered.
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ConversationHead, parseHead } from './heads.js';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import { type ConversationHead, parseHead, summaryOf } from './heads.js';
 import { byNewest } from './summaries.js';
 
 export const CACHE_FILE = '.summaries.json';
-const VERSION = 1;
+const VERSION = 2;
 
 /** Where a head was built from: the conversation file's stat then. */
 export interface FileStamp {
@@ -101,42 +104,98 @@ function fromRow(x: unknown): CachedHead | null {
 }
 
 /**
- * The cached heads by id; an empty map when there is no cache or it cannot be used. Read synchronously:
- * a few hundred kilobytes for a thousand conversations take well under a millisecond, while the same
- * read through the thread pool (open, stat, read, close) waited for it four times, on the way to the
- * app's first list.
+ * What a read of the cache gives: the list as saved (newest first, absent in a cache from before it held
+ * one), at once, and the heads by id, parsed on first use (a start's first list needs only the list).
  */
-export function readCache(dir: string): Map<string, CachedHead> {
-  let text: string;
+export interface CacheRead {
+  list: ConversationSummary[] | null;
+  heads(): Map<string, CachedHead>;
+}
+
+const NONE: CacheRead = { list: null, heads: () => new Map() };
+
+/**
+ * The cache as read now; nothing when there is none or it cannot be used. Read synchronously: a few
+ * hundred kilobytes for a thousand conversations take well under a millisecond, while the same read
+ * through the thread pool (open, stat, read, close) waited for it four times, on the way to the app's
+ * first list.
+ */
+export function readCache(dir: string): CacheRead {
+  let data: Buffer;
   try {
-    text = readFileSync(path.join(dir, CACHE_FILE), 'utf8');
+    data = readFileSync(path.join(dir, CACHE_FILE));
   } catch {
-    return new Map(); // none yet: rebuilt from the files
+    return NONE; // none yet: rebuilt from the files
   }
-  return parseCache(text);
+  return parseCache(data);
 }
 
 /** readCache through the thread pool: for a read that runs while the caller waits for other disk work. */
-export async function readCacheAsync(dir: string): Promise<Map<string, CachedHead>> {
-  const text = await fs.readFile(path.join(dir, CACHE_FILE), 'utf8').catch(() => null);
-  return text === null ? new Map() : parseCache(text);
+export async function readCacheAsync(dir: string): Promise<CacheRead> {
+  const data = await fs.readFile(path.join(dir, CACHE_FILE)).catch(() => null);
+  return data === null ? NONE : parseCache(data);
 }
 
-function parseCache(text: string): Map<string, CachedHead> {
+// The file is one JSON object, {"v":2,"list":[...],"heads":[...]}, whose list part is decoded and parsed
+// alone: the list's items hold no arrays, and a '"' inside a JSON string is always escaped, so the first
+// `],"heads":` is where the list ends.
+const LIST_START = `{"v":${VERSION},"list":[`;
+const HEADS_KEY = '],"heads":';
+
+function parseCache(data: Buffer): CacheRead {
+  if (data.subarray(0, LIST_START.length).toString('latin1') === LIST_START) {
+    const at = data.indexOf(HEADS_KEY);
+    if (at < 0 || data.at(-1) !== '}'.charCodeAt(0)) return NONE;
+    let list: unknown;
+    try {
+      list = (JSON.parse(`${data.toString('utf8', 0, at + 1)}}`) as { list: unknown }).list;
+    } catch {
+      return NONE; // torn, or not ours
+    }
+    if (!Array.isArray(list) || !list.every(isSummary)) return NONE;
+    let heads: Map<string, CachedHead> | undefined;
+    const rest = (): Map<string, CachedHead> =>
+      (heads ??= parseRows(() => JSON.parse(data.toString('utf8', at + HEADS_KEY.length, data.length - 1))));
+    return { list, heads: rest };
+  }
+  // A cache written before it held the list (version 1): its heads, all of them now.
+  const heads = parseRows(() => {
+    const file = JSON.parse(data.toString('utf8')) as { v?: unknown; heads?: unknown } | null;
+    return file?.v === 1 ? file.heads : null;
+  });
+  return { list: null, heads: () => heads };
+}
+
+function parseRows(parse: () => unknown): Map<string, CachedHead> {
   const out = new Map<string, CachedHead>();
-  let parsed: unknown;
+  let rows: unknown;
   try {
-    parsed = JSON.parse(text);
+    rows = parse();
   } catch {
     return out; // torn, or not JSON: rebuilt from the files
   }
-  const file = parsed as { v?: unknown; heads?: unknown } | null;
-  if (file?.v !== VERSION || !Array.isArray(file.heads)) return out;
-  for (const row of file.heads as unknown[]) {
+  if (!Array.isArray(rows)) return out;
+  for (const row of rows as unknown[]) {
     const cached = fromRow(row);
     if (cached) out.set(cached.head.id, cached);
   }
   return out;
+}
+
+/** A saved list item as summaryOf makes it, checked field by field (the file may be hand-edited). */
+function isSummary(x: unknown): x is ConversationSummary {
+  if (typeof x !== 'object' || x === null) return false;
+  const s = x as Record<string, unknown>;
+  const keys = Object.keys(s).length;
+  return (
+    typeof s.id === 'string' &&
+    typeof s.title === 'string' &&
+    typeof s.createdAt === 'string' &&
+    typeof s.updatedAt === 'string' &&
+    typeof s.memory === 'boolean' &&
+    Number.isSafeInteger(s.messageCount) &&
+    (s.noSearch === undefined ? keys === 6 : s.noSearch === true && keys === 7)
+  );
 }
 
 /**
@@ -146,8 +205,9 @@ function parseCache(text: string): Map<string, CachedHead> {
  */
 export async function writeCache(dir: string, heads: Iterable<CachedHead>, durable = false): Promise<void> {
   // Newest first, as the list shows them: the start that reads them back then sorts a sorted list.
-  const rows = [...heads].sort((a, b) => byNewest(a.head.updatedAt, b.head.updatedAt)).map(toRow);
-  const text = JSON.stringify({ v: VERSION, heads: rows });
+  const sorted = [...heads].sort((a, b) => byNewest(a.head.updatedAt, b.head.updatedAt));
+  const list = JSON.stringify(sorted.map((c) => summaryOf(c.head)));
+  const text = `${LIST_START}${list.slice(1, -1)}${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
   const file = path.join(dir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   try {

@@ -89,6 +89,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       '{"v":1,"heads":{"x":{"head":1,"stamp":[1,2,3]}}}',
       '{"v":1,"heads":[["x",null],[1,2,3,4,5,6,7,8,9,10,11,12,13,14],"row"]}',
       '{"v":1,"heads":[["../x",null,"t","a","b",true,false,1,"m",1,"",1,1,1]]}',
+      '{"v":2,"list":[',
+      '{"v":2,"list":[{"id":"x"}],"heads":[]}',
+      '{"v":2,"list":[],"heads":[["x",null,"t","a","b",true,false,1,"m",1,"",1,1,1]]',
     ),
   }),
   fc.constant({ op: 'restart' as const }),
@@ -325,6 +328,50 @@ describe('summary cache', () => {
       expect(await changed).toBe(a);
       expect(again.summary(a).messageCount).toBe(2);
       expect(again.stats.replayed).toBe(1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a saved list that disagrees with its heads (a hand edit) is shown first, then corrected', async () => {
+    const store = new ConversationStore(dir);
+    await store.init();
+    const a = (await store.create({ memory: true, title: 'Real title', records: [msg('one')] })).meta.id;
+    await store.close();
+    const cache = path.join(dir, CACHE_FILE);
+    const text = readFileSync(cache, 'utf8');
+    // The list part only (it comes first): the heads part still holds the real title.
+    const edited = text.replace('"title":"Real title"', '"title":"Edited"');
+    expect(edited).not.toBe(text);
+    writeFileSync(cache, edited);
+    const again = new ConversationStore(dir);
+    const changed = new Promise<string>((resolve) => again.onChange(resolve));
+    try {
+      await again.ready();
+      expect(again.list().map((s) => s.title)).toEqual(['Edited']);
+      expect(await changed).toBe(a);
+      expect(again.list().map((s) => s.title)).toEqual(['Real title']);
+      expect(again.stats.replayed).toBe(0);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a cache from before it held the list (version 1) is still used: no file is replayed', async () => {
+    const store = new ConversationStore(dir);
+    await store.init();
+    for (let i = 0; i < 3; i++) await store.create({ memory: true, records: [msg(`hi ${i}`)] });
+    await store.close();
+    const cache = path.join(dir, CACHE_FILE);
+    const { heads } = JSON.parse(readFileSync(cache, 'utf8')) as { heads: unknown[] };
+    writeFileSync(cache, JSON.stringify({ v: 1, heads }));
+    const again = new ConversationStore(dir);
+    try {
+      await again.ready();
+      expect(again.list()).toHaveLength(3);
+      await again.init();
+      expect(again.stats).toMatchObject({ cached: 3, replayed: 0 });
+      expect(started(again)).toEqual(await replayed());
     } finally {
       await again.close();
     }
