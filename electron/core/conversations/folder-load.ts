@@ -65,9 +65,44 @@ export interface Folder {
 
 const LOAD_BATCH = 16;
 
+/** A folder's own stat, taken before its names were read, with when (Date.now()) it was taken. */
+export interface FolderStamp {
+  ino: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  takenAt: number;
+}
+
+export function folderStamp(dir: string): FolderStamp | null {
+  try {
+    const s = statSync(dir, { bigint: true });
+    return { ino: s.ino, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs, takenAt: Date.now() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * No name came into `dir` or left it since `stamp` (a folder's modification time moves with every entry
+ * created, removed or renamed in it), which must have been old enough when taken: a change in the same
+ * tick of the file system's clock leaves the same time. That tick is a few milliseconds where times have
+ * a sub-second part, up to two seconds where they have none (FAT, older file systems).
+ */
+export function unchangedSince(dir: string, stamp: FolderStamp): boolean {
+  const ms = Number(stamp.mtimeNs / 1_000_000n);
+  const tick = stamp.mtimeNs % 1_000_000_000n === 0n ? 2_000 : 100;
+  if (ms > stamp.takenAt - tick) return false;
+  const now = folderStamp(dir);
+  return (
+    now !== null && now.ino === stamp.ino && now.mtimeNs === stamp.mtimeNs && now.ctimeNs === stamp.ctimeNs
+  );
+}
+
 /** A folder's conversation ids (from its listing) and what the summary cache says of them. */
 export interface Listing {
   ids: string[];
+  /** The folder's stat just before its names were read (null if it could not be taken). */
+  stamp: FolderStamp | null;
   /** The cached heads (parsed on first use). */
   readonly cache: Map<string, CachedHead>;
   /** The list as the cache saved it (what a first list shows before any head is parsed), if it has one. */
@@ -80,7 +115,8 @@ export interface Listing {
  */
 export async function listFolder(dir: string): Promise<Listing> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return listing(dir, readdirSync(dir), readCache(dir));
+  const stamp = folderStamp(dir);
+  return listing(dir, stamp, readdirSync(dir), readCache(dir));
 }
 
 /**
@@ -90,11 +126,17 @@ export async function listFolder(dir: string): Promise<Listing> {
  */
 export async function prefetchFolder(dir: string): Promise<Listing> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const stamp = folderStamp(dir);
   const [names, cache] = await Promise.all([fs.readdir(dir), readCacheAsync(dir)]);
-  return listing(dir, names, cache);
+  return listing(dir, stamp, names, cache);
 }
 
-async function listing(dir: string, names: string[], read: CacheRead): Promise<Listing> {
+async function listing(
+  dir: string,
+  stamp: FolderStamp | null,
+  names: string[],
+  read: CacheRead,
+): Promise<Listing> {
   if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
   const ids: string[] = [];
   for (const name of names) {
@@ -104,6 +146,7 @@ async function listing(dir: string, names: string[], read: CacheRead): Promise<L
   }
   return {
     ids,
+    stamp,
     get cache() {
       return read.heads();
     },

@@ -14,6 +14,7 @@ import { ContractError } from '../../../shared/errors.js';
 import {
   type Body,
   type Folder,
+  type FolderStamp,
   type Listing,
   type LoadStats,
   type Tail,
@@ -143,6 +144,7 @@ export class StoreBase {
       this.apply(await checkFolder(this.dir, l));
     });
     this.listed = listing.then((l) => {
+      this.listedAt = l.stamp;
       if (!covers(l)) return this.loaded!;
       // The saved list now, the heads once anything else needs them (the check, right after the list).
       if (l.list) this.book.loadLater(l.ids, () => l.cache, l.list);
@@ -156,6 +158,9 @@ export class StoreBase {
     // Either one failing is reported by whoever awaits it.
     this.listed.catch(() => undefined);
   }
+
+  /** The folder's stat before the start read its names (the first list's discover may need no other). */
+  protected listedAt: FolderStamp | null = null;
 
   /** The heads were listed from the cache before being checked: what the check changes is announced. */
   private early = false;

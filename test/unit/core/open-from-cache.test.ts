@@ -2,7 +2,7 @@
 // (read while the backend opened), and the files stay the truth. What another process did while the app
 // was closed, or does between the start and the first list, shows: at once where the listing sees it,
 // otherwise through conversations.changed once the heads have been checked against the files.
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,6 +98,10 @@ describe('opening the app from the summary cache', () => {
 
   it('a conversation another process starts between the start and the first list is in that list', async () => {
     const { dataDir, dir } = await folder(['Earlier']);
+    // Last changed an hour ago, as a folder is when the app starts: its stat alone would say nothing
+    // came in since the start's listing, were the new file not to change it.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(dir, hourAgo, hourAgo);
     core = await createCore({ dataDir, host, env: { HOME: dataDir } });
     // The start has listed the folder already (while the memory opened): a CLI run starts a chat now.
     const id = 'cli-started-0001';
