@@ -18,7 +18,7 @@ import { type ConversationHead, parseHead, summaryOf } from './heads.js';
 import { byNewest } from './summaries.js';
 
 export const CACHE_FILE = '.summaries.json';
-const VERSION = 2;
+const VERSION = 3;
 
 /** Where a head was built from: the conversation file's stat then. */
 export interface FileStamp {
@@ -136,23 +136,68 @@ export async function readCacheAsync(dir: string): Promise<CacheRead> {
   return data === null ? NONE : parseCache(data);
 }
 
-// The file is one JSON object, {"v":2,"list":[...],"heads":[...]}, whose list part is decoded and parsed
-// alone: the list's items hold no arrays, and a '"' inside a JSON string is always escaped, so the first
-// `],"heads":` is where the list ends.
+// The file is one JSON object, {"v":3,"list":[...],"heads":[...]}, whose list part is decoded and parsed
+// alone: the list holds arrays of strings, numbers and booleans, where a key never appears and a '"'
+// inside a string is always escaped, so the first `,"heads":` is where the list ends. The list's items
+// are arrays too (ListRow), which parse in half the time objects did.
 const LIST_START = `{"v":${VERSION},"list":[`;
-const HEADS_KEY = '],"heads":';
+const HEADS_KEY = ',"heads":';
+
+type ListRow = [
+  id: string,
+  title: string,
+  createdAt: string,
+  updatedAt: string,
+  memory: boolean,
+  messageCount: number,
+  noSearch: 0 | 1,
+];
+
+const toListRow = (s: ConversationSummary): ListRow => [
+  s.id,
+  s.title,
+  s.createdAt,
+  s.updatedAt,
+  s.memory,
+  s.messageCount,
+  s.noSearch ? 1 : 0,
+];
+
+/** A saved list item as summaryOf made it, checked field by field (the file may be hand-edited). */
+function fromListRow(x: unknown): ConversationSummary | null {
+  if (!Array.isArray(x) || x.length !== 7) return null;
+  const [id, title, createdAt, updatedAt, memory, messageCount, noSearch] = x as unknown[];
+  if (
+    typeof id !== 'string' ||
+    typeof title !== 'string' ||
+    typeof createdAt !== 'string' ||
+    typeof updatedAt !== 'string' ||
+    typeof memory !== 'boolean' ||
+    !Number.isSafeInteger(messageCount) ||
+    (noSearch !== 0 && noSearch !== 1)
+  )
+    return null;
+  const summary = { id, title, createdAt, updatedAt, memory, messageCount: messageCount as number };
+  return noSearch === 1 ? { ...summary, noSearch: true } : summary;
+}
 
 function parseCache(data: Buffer): CacheRead {
   if (data.subarray(0, LIST_START.length).toString('latin1') === LIST_START) {
     const at = data.indexOf(HEADS_KEY);
     if (at < 0 || data.at(-1) !== '}'.charCodeAt(0)) return NONE;
-    let list: unknown;
+    let rows: unknown;
     try {
-      list = (JSON.parse(`${data.toString('utf8', 0, at + 1)}}`) as { list: unknown }).list;
+      rows = (JSON.parse(`${data.toString('utf8', 0, at)}}`) as { list: unknown }).list;
     } catch {
       return NONE; // torn, or not ours
     }
-    if (!Array.isArray(list) || !list.every(isSummary)) return NONE;
+    if (!Array.isArray(rows)) return NONE;
+    const list: ConversationSummary[] = [];
+    for (const row of rows as unknown[]) {
+      const summary = fromListRow(row);
+      if (!summary) return NONE;
+      list.push(summary);
+    }
     let heads: Map<string, CachedHead> | undefined;
     const rest = (): Map<string, CachedHead> =>
       (heads ??= parseRows(() => JSON.parse(data.toString('utf8', at + HEADS_KEY.length, data.length - 1))));
@@ -182,22 +227,6 @@ function parseRows(parse: () => unknown): Map<string, CachedHead> {
   return out;
 }
 
-/** A saved list item as summaryOf makes it, checked field by field (the file may be hand-edited). */
-function isSummary(x: unknown): x is ConversationSummary {
-  if (typeof x !== 'object' || x === null) return false;
-  const s = x as Record<string, unknown>;
-  const keys = Object.keys(s).length;
-  return (
-    typeof s.id === 'string' &&
-    typeof s.title === 'string' &&
-    typeof s.createdAt === 'string' &&
-    typeof s.updatedAt === 'string' &&
-    typeof s.memory === 'boolean' &&
-    Number.isSafeInteger(s.messageCount) &&
-    (s.noSearch === undefined ? keys === 6 : s.noSearch === true && keys === 7)
-  );
-}
-
 /**
  * Replaces the cache with `heads`. `durable`: synced before the rename (after a forget or a deletion,
  * so the old titles cannot come back after a power loss); otherwise not, since a cache lost or emptied by
@@ -206,8 +235,8 @@ function isSummary(x: unknown): x is ConversationSummary {
 export async function writeCache(dir: string, heads: Iterable<CachedHead>, durable = false): Promise<void> {
   // Newest first, as the list shows them: the start that reads them back then sorts a sorted list.
   const sorted = [...heads].sort((a, b) => byNewest(a.head.updatedAt, b.head.updatedAt));
-  const list = JSON.stringify(sorted.map((c) => summaryOf(c.head)));
-  const text = `${LIST_START}${list.slice(1, -1)}${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
+  const list = JSON.stringify(sorted.map((c) => toListRow(summaryOf(c.head))));
+  const text = `${LIST_START}${list.slice(1, -1)}]${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
   const file = path.join(dir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   try {

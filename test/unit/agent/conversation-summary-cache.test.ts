@@ -89,9 +89,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       '{"v":1,"heads":{"x":{"head":1,"stamp":[1,2,3]}}}',
       '{"v":1,"heads":[["x",null],[1,2,3,4,5,6,7,8,9,10,11,12,13,14],"row"]}',
       '{"v":1,"heads":[["../x",null,"t","a","b",true,false,1,"m",1,"",1,1,1]]}',
-      '{"v":2,"list":[',
-      '{"v":2,"list":[{"id":"x"}],"heads":[]}',
-      '{"v":2,"list":[],"heads":[["x",null,"t","a","b",true,false,1,"m",1,"",1,1,1]]',
+      '{"v":3,"list":[',
+      '{"v":3,"list":[["x"]],"heads":[]}',
+      '{"v":3,"list":[["x","t","a","b",true,1,2]],"heads":[]}',
+      '{"v":3,"list":[],"heads":[["x",null,"t","a","b",true,false,1,"m",1,"",1,1,1]]',
     ),
   }),
   fc.constant({ op: 'restart' as const }),
@@ -341,7 +342,7 @@ describe('summary cache', () => {
     const cache = path.join(dir, CACHE_FILE);
     const text = readFileSync(cache, 'utf8');
     // The list part only (it comes first): the heads part still holds the real title.
-    const edited = text.replace('"title":"Real title"', '"title":"Edited"');
+    const edited = text.replace('"Real title"', '"Edited"');
     expect(edited).not.toBe(text);
     writeFileSync(cache, edited);
     const again = new ConversationStore(dir);
