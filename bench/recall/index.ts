@@ -230,8 +230,9 @@ export async function run(
       'under 50 ms': quantile(all, 0.5) < 50 ? 'yes' : 'NO',
       'CPU under 50 ms': quantile(allCpu, 0.5) < 50 ? 'yes' : 'NO',
     });
-    // The sidebar searches as one types: the last word also as a prefix, titles too. Two letters match
-    // a sixteenth of the vocabulary (not part of "all of the above", which is the model's tool).
+    // The sidebar searches as one types: the last word also as a prefix from three letters (PREFIX_MIN),
+    // titles too. Two letters as a prefix would match a sixteenth of the vocabulary; they match as a
+    // whole word (not part of "all of the above", which is the model's tool).
     const typed = word(STOPS.length + 5).slice(0, 2);
     const prefixTimes: number[] = [];
     const prefixCpu: number[] = [];
