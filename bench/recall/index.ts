@@ -6,9 +6,9 @@
 //   following the store, against the same store without it, measured in the same run (ratio ~1: the index
 //   only marks the conversation; its batch runs later, shown as its own figure);
 // - opening the app: createCore and the first conversations.list on that history, with its saved index,
-//   against an empty data folder and against the same history without any index file (the index is
-//   loaded a moment after the list, never on the way to it). Build, load and save times and the file's
-//   size are printed too;
+//   against an empty data folder (the target: at most 1.2x) and against the same history without any
+//   index file (the ratio column's baseline: the index is loaded a moment after the list, never on the
+//   way to it). Build, load and save times and the file's size are printed too;
 // - the event loop while the index is built, saved and loaded: its longest stall (monitorEventLoopDelay),
 //   against the longest stall of a job doing busy work in the index's own slices (SLICE_MS) for the same
 //   while, measured just before in the same run (on a shared machine both include waiting for a core and
@@ -230,8 +230,9 @@ export async function run(
       'under 50 ms': quantile(all, 0.5) < 50 ? 'yes' : 'NO',
       'CPU under 50 ms': quantile(allCpu, 0.5) < 50 ? 'yes' : 'NO',
     });
-    // The sidebar searches as one types: the last word also as a prefix, titles too. Two letters match
-    // a sixteenth of the vocabulary (not part of "all of the above", which is the model's tool).
+    // The sidebar searches as one types: the last word also as a prefix from three letters (PREFIX_MIN),
+    // titles too. Two letters as a prefix would match a sixteenth of the vocabulary; they match as a
+    // whole word (not part of "all of the above", which is the model's tool).
     const typed = word(STOPS.length + 5).slice(0, 2);
     const prefixTimes: number[] = [];
     const prefixCpu: number[] = [];
@@ -287,18 +288,26 @@ export async function run(
     await store.close();
     await bare.close();
 
-    // Opening the app: empty folder, the history with its saved index, the history without an index file.
-    await openApp(data); // the first start settles the folder (journal, settings): not what is measured
+    // Opening the app: empty folder, the history with its saved index, the history without an index file
+    // (a second data folder whose conversation files are links to the same ones: moving the index away
+    // and back between opens changed the folder just before the next open, which no start sees).
+    const bareHistory = path.join(base, 'no-index');
+    await fsp.mkdir(path.join(bareHistory, 'conversations'), { recursive: true, mode: 0o700 });
+    for (const name of await fsp.readdir(dir))
+      if (name.endsWith('.jsonl'))
+        await fsp.link(path.join(dir, name), path.join(bareHistory, 'conversations', name));
+    // The first start settles each folder (journal, settings, the summary cache): not what is measured.
+    await openApp(data);
+    await openApp(bareHistory);
     await openApp(empty);
     const times = { empty: [] as number[], saved: [] as number[], none: [] as number[] };
-    const indexFile = path.join(dir, INDEX_DIR); // a folder: moved away whole
-    const kept = `${indexFile}.bench`;
-    for (let r = 0; r < Math.max(3, Math.floor(repeats / 3)); r++) {
-      times.empty.push(await openApp(empty));
-      times.saved.push(await openApp(data));
-      await fsp.rename(indexFile, kept);
-      times.none.push(await openApp(data));
-      await fsp.rename(kept, indexFile);
+    // Each open is a few tens of ms: as many rounds as a query has runs, the order turned each round
+    // (on a shared machine a round's first open often waits longer for a core).
+    for (let r = 0; r < repeats; r++) {
+      const order =
+        r % 2 === 0 ? (['empty', 'saved', 'none'] as const) : (['none', 'saved', 'empty'] as const);
+      for (const which of order)
+        times[which].push(await openApp(which === 'empty' ? empty : which === 'saved' ? data : bareHistory));
     }
     const none = quantile(times.none, 0.5);
     const savedMs = quantile(times.saved, 0.5);
@@ -317,7 +326,8 @@ export async function run(
       case: 'open the app: that history and its saved index',
       'median ms': round(savedMs),
       ratio: round(savedMs / none),
-      'at most 1.2x': savedMs / none <= 1.2 ? 'yes' : 'NO',
+      // Issue 17's target: no slower than 1.2x an empty data folder.
+      'at most 1.2x': savedMs / emptyMs <= 1.2 ? 'yes' : 'NO',
     });
     rows.push({
       case: `event loop: busy work in ${SLICE_MS} ms slices, 3 s (baseline)`,

@@ -4,7 +4,7 @@ import type { MemorySearch } from '../../memory/search/index.js';
 import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces.js';
 import type { ReqOut, ResIn } from '../../shared/contract.js';
-import type { Preload } from './conversations/folder-load.js';
+import type { Listing } from './conversations/folder-load.js';
 import type { EventBus } from './events.js';
 import type { HostServices } from './host.js';
 import type { RunRegistry } from './runs.js';
@@ -36,11 +36,6 @@ export interface SpaceScope {
   recall?(): boolean;
   /** Turns recall on or off for this space (stored in its space.json). */
   setRecall?(on: boolean): Promise<void>;
-  /**
-   * The conversations folder's reads begun when the space opened, for the store made next: once, and only
-   * while fresh (undefined: the store reads the folder itself).
-   */
-  takeConversations?(): Preload | undefined;
 }
 
 /**
@@ -104,6 +99,12 @@ export interface CoreContext {
   idle?: (job: () => Promise<unknown>) => void;
   /** Every space's sync (set by createCore; absent in contexts built without it). */
   sync?: SyncLink;
+  /**
+   * A listing of a conversations folder taken while the backend opened (createCore lists Personal's
+   * while its memory opens, openSpace a space's): given once, to the store of that folder, and by a
+   * space only while fresh; otherwise undefined (the store lists the folder itself).
+   */
+  prefetched?: (conversationsDir: string) => Promise<Listing> | undefined;
   events: EventBus;
   runs: RunRegistry;
   host: HostServices;

@@ -1,6 +1,7 @@
 // One backend instance for one data dir: the services of CoreContext wired together, the complete
 // handler table, and the bus the transports subscribe to. Every face (Electron, browser mode, CLI, tests)
 // starts here, so they share the same settings, log and memory.
+import path from 'node:path';
 import { createMemory } from '../../memory/index.js';
 import { createMemorySearch } from '../../memory/search/index.js';
 import type { Handlers } from '../../shared/contract.js';
@@ -9,6 +10,7 @@ import { appVersion } from './app-version.js';
 import { createHandlers } from './backend.js';
 import { memoryLimitsOf } from './memory-limits.js';
 import type { CoreContext } from './context.js';
+import { type Listing, prefetchFolder } from './conversations/folder-load.js';
 import { ensureDataDir } from './data-dir.js';
 import { FanOutBus } from './events.js';
 import { finishPendingForgets } from './forget.js';
@@ -60,6 +62,18 @@ export interface Core {
 export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const env = options.env ?? process.env;
   const dataDir = ensureDataDir(options.dataDir);
+  // Personal's conversations listed (and their summary cache read) now, through the thread pool, while
+  // the memory opens below: the window's first request is that list, and this way the read and its
+  // parse fill the start's waits for the disk instead of following them.
+  const conversationsDir = path.join(dataDir, 'conversations');
+  let listing: Promise<Listing> | undefined = prefetchFolder(conversationsDir);
+  listing.catch(() => undefined); // the store lists again, and reports what fails then
+  const prefetched = (dir: string): Promise<Listing> | undefined => {
+    if (dir !== conversationsDir) return undefined;
+    const taken = listing;
+    listing = undefined;
+    return taken;
+  };
   // The logger masks the keys in use: the stored one is handed to it by the settings store whenever that
   // reads the file, because a logger that read the key itself would log the read's warning, and so on.
   const keyHolder: { stored?: string | undefined } = {};
@@ -97,6 +111,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
       recall: () => registry.getSync(PERSONAL_ID)?.settings.recall !== false,
       setRecall: async (on) => void (await registry.configure(PERSONAL_ID, { recall: on ? null : false })),
     },
+    prefetched,
     events: bus,
     runs,
     host: options.host,

@@ -75,7 +75,7 @@ export class Agent {
     const dir = path.join(ctx.space?.dir ?? ctx.dataDir, 'conversations');
     this.store = new ConversationStore(dir, {
       warn: (message, fields) => ctx.log.warn(message, fields),
-      preload: ctx.space?.takeConversations?.(),
+      listing: ctx.prefetched?.(dir),
     });
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),

@@ -2,8 +2,18 @@
 // (summary-cache.ts), then a stat per file, never a body, except for files the cache does not describe
 // as they are now: those are replayed, and their states kept (they have been read anyway). Also the one place that reads a body on demand
 // (readBody), with where our view of the file ends (the store's catch-up compares against it).
-import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  readdirSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { type ConversationHead, headOf } from './heads.js';
 import { parseLines } from './jsonl.js';
 import { markRead } from './page-marks.js';
@@ -11,9 +21,11 @@ import type { ConversationRecord } from './records.js';
 import { type ConversationState, rebuild } from './state.js';
 import {
   CACHE_FILE,
+  type CacheRead,
   type CachedHead,
   type FileStamp,
   readCache,
+  readCacheAsync,
   removeCacheLeftovers,
   sameStamp,
   stampOf,
@@ -54,16 +66,78 @@ export interface Folder {
 
 const LOAD_BATCH = 16;
 
+/** A folder's own stat, taken before its names were read, with when (Date.now()) it was taken. */
+export interface FolderStamp {
+  ino: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  takenAt: number;
+}
+
+export function folderStamp(dir: string): FolderStamp | null {
+  try {
+    const s = statSync(dir, { bigint: true });
+    return { ino: s.ino, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs, takenAt: Date.now() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * No name came into `dir` or left it since `stamp` (a folder's modification time moves with every entry
+ * created, removed or renamed in it), which must have been old enough when taken: a change in the same
+ * tick of the file system's clock leaves the same time. That tick is a few milliseconds where times have
+ * a sub-second part, up to two seconds where they have none (FAT, older file systems).
+ */
+export function unchangedSince(dir: string, stamp: FolderStamp): boolean {
+  const ms = Number(stamp.mtimeNs / 1_000_000n);
+  const tick = stamp.mtimeNs % 1_000_000_000n === 0n ? 2_000 : 100;
+  if (ms > stamp.takenAt - tick) return false;
+  const now = folderStamp(dir);
+  return (
+    now !== null && now.ino === stamp.ino && now.mtimeNs === stamp.mtimeNs && now.ctimeNs === stamp.ctimeNs
+  );
+}
+
 /** A folder's conversation ids (from its listing) and what the summary cache says of them. */
 export interface Listing {
   ids: string[];
-  cache: Map<string, CachedHead>;
+  /** The folder's stat just before its names were read (null if it could not be taken). */
+  stamp: FolderStamp | null;
+  /** The cached heads (parsed on first use). */
+  readonly cache: Map<string, CachedHead>;
+  /** The list as the cache saved it (what a first list shows before any head is parsed), if it has one. */
+  list: ConversationSummary[] | null;
 }
 
-/** The first step of a start: one listing and one file read, nothing per conversation. */
+/**
+ * The first step of a start: one listing and one file read, nothing per conversation. Synchronous, for
+ * the reason readCache is: on the way to the first list, each trip through the thread pool is a wait.
+ */
 export async function listFolder(dir: string): Promise<Listing> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stamp = folderStamp(dir);
+  return listing(dir, stamp, readdirSync(dir), readCache(dir));
+}
+
+/**
+ * listFolder through the thread pool, for a listing taken ahead of need while the caller waits for other
+ * disk work (createCore, while the memory opens): the reads overlap that work, and the parse fills a
+ * wait of it instead of adding to the first list's time.
+ */
+export async function prefetchFolder(dir: string): Promise<Listing> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const [names, cache] = await Promise.all([fs.readdir(dir), readCache(dir)]);
+  const stamp = folderStamp(dir);
+  const [names, cache] = await Promise.all([fs.readdir(dir), readCacheAsync(dir)]);
+  return listing(dir, stamp, names, cache);
+}
+
+async function listing(
+  dir: string,
+  stamp: FolderStamp | null,
+  names: string[],
+  read: CacheRead,
+): Promise<Listing> {
   if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
   const ids: string[] = [];
   for (const name of names) {
@@ -71,11 +145,22 @@ export async function listFolder(dir: string): Promise<Listing> {
     const id = name.slice(0, -'.jsonl'.length);
     if (ID.test(id)) ids.push(id);
   }
-  return { ids, cache };
+  return {
+    ids,
+    stamp,
+    get cache() {
+      return read.heads();
+    },
+    list: read.list,
+  };
 }
 
 /** The cache names every file listed (then its heads can be shown while they are checked). */
-export const covers = ({ ids, cache }: Listing): boolean => ids.every((id) => cache.has(id));
+export function covers(l: Listing): boolean {
+  if (!l.list) return l.ids.every((id) => l.cache.has(id));
+  const listed = new Set(l.list.map((s) => s.id));
+  return l.ids.every((id) => listed.has(id));
+}
 
 /**
  * The second step: each cached head checked against its file's stat, and the files it does not describe
@@ -114,28 +199,6 @@ export async function checkFolder(dir: string, { ids, cache }: Listing): Promise
     });
   }
   return { heads, bodies, stats: { cached: heads.size - bodies.size, replayed: bodies.size } };
-}
-
-/** A start's two steps as promises: the listing (with the cache), then the check of every file. */
-export interface Preload {
-  listing: Promise<Listing>;
-  folder: Promise<Folder>;
-}
-
-/**
- * Begins a start's reads (store-base.ts takes them): a space opening reads its conversations beside its
- * memory instead of after it. Each step's failure is reported to whoever awaits it.
- */
-export function preloadFolder(dir: string): Preload {
-  const listing = listFolder(dir);
-  // The check a turn later: its stats run after whoever waits on the listing (the first list) is answered.
-  const folder = listing.then(async (l) => {
-    await new Promise((resolve) => setImmediate(resolve));
-    return checkFolder(dir, l);
-  });
-  listing.catch(() => undefined);
-  folder.catch(() => undefined);
-  return { listing, folder };
 }
 
 function bodyOf(id: string, data: Buffer, before: FileStamp, after: FileStamp): Body | undefined {

@@ -28,7 +28,7 @@ export async function unknownFiles(dir: string, known: (id: string) => boolean):
   return names.flatMap((name) => {
     if (!name.endsWith('.jsonl')) return [];
     const id = name.slice(0, -'.jsonl'.length);
-    return ID.test(id) && !known(id) ? [id] : [];
+    return !known(id) && ID.test(id) ? [id] : [];
   });
 }
 

@@ -14,11 +14,13 @@ import { ContractError } from '../../../shared/errors.js';
 import {
   type Body,
   type Folder,
+  type FolderStamp,
+  type Listing,
   type LoadStats,
-  type Preload,
   type Tail,
+  checkFolder,
   covers,
-  preloadFolder,
+  listFolder,
   readBody,
   readBodySync,
 } from './folder-load.js';
@@ -46,6 +48,9 @@ export const CHAT_SYNC_MS = 50;
 
 /** How long a change waits for another process's short change; a run there holds the lock far longer. */
 export const LOCK_WAIT_MS = 1_500;
+
+/** The latest a start from the summary cache checks the heads against the files, when nothing asked. */
+export const CHECK_WITHIN_MS = 1_000;
 
 export const busy = (): ContractError =>
   new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
@@ -80,17 +85,17 @@ export class StoreBase {
   protected readonly pageSaver: PageSaver;
   private readonly views: PageViews;
 
-  /** A start's reads begun before the store was made (a space opening); taken by the first start. */
-  private preload: Preload | undefined;
+  /** A listing of the folder taken ahead of the first start (createCore's prefetch), used once. */
+  private prefetched: Promise<Listing> | undefined;
 
   constructor(
     readonly dir: string,
     options: {
       warn?: (message: string, fields?: Record<string, unknown>) => void;
-      preload?: Preload | undefined;
+      listing?: Promise<Listing> | undefined;
     } = {},
   ) {
-    this.preload = options.preload;
+    this.prefetched = options.listing;
     const warn = options.warn;
     this.pageSaver = new PageSaver(dir, (error) => warn?.('conversation page index not saved', { error }));
     this.views = new PageViews(dir);
@@ -113,6 +118,7 @@ export class StoreBase {
   /** Reads every conversation's head once, checked against its file; later calls wait for the same load. */
   init(): Promise<void> {
     this.start();
+    this.cue();
     return this.loaded!;
   }
 
@@ -128,35 +134,60 @@ export class StoreBase {
 
   private listed: Promise<void> | null = null;
 
+  /** Lets the check of heads listed from the cache begin (idempotent). */
+  protected cue: () => void = () => undefined;
+
   private start(): void {
     if (this.loaded) return;
-    const { listing, folder } = this.preload ?? preloadFolder(this.dir);
-    this.preload = undefined;
-    // The early list is set up first: a preload may have finished both steps already, and the cached
-    // heads must never be loaded after (over) the checked ones.
+    // Taken earlier, perhaps before files another process created since: the first list looks again
+    // (store.ts's discover), and the check below finds every head the files no longer match.
+    const listing = this.prefetched?.catch(() => listFolder(this.dir)) ?? listFolder(this.dir);
+    this.prefetched = undefined;
+    const cued = new Promise<void>((resolve) => (this.cue = resolve));
+    // Heads listed from the cache are checked once the first list is answered (a stat per file, a
+    // thousand of them took longer than the rest of an app's start), or at once when anything else needs
+    // the heads as the files hold them (init), or after CHECK_WITHIN_MS whatever happens.
+    this.loaded = listing.then(async (l) => {
+      if (covers(l)) {
+        setTimeout(this.cue, CHECK_WITHIN_MS).unref();
+        await cued;
+      }
+      this.checking = true;
+      this.apply(await checkFolder(this.dir, l));
+    });
     this.listed = listing.then((l) => {
-      if (this.checkApplied || !covers(l)) return this.loaded!;
-      this.book.load(l.ids.map((id) => [id, l.cache.get(id)!]));
+      this.listedAt = l.stamp;
+      if (!covers(l)) return this.loaded!;
+      // The saved list now, the heads once anything else needs them (the check, right after the list).
+      if (l.list) this.book.loadLater(l.ids, () => l.cache, l.list);
+      else {
+        // In the cache's order, which is the list's (saved newest first): its sort has nothing to do.
+        const named = new Set(l.ids);
+        this.book.load([...l.cache].filter(([id]) => named.has(id)));
+      }
       this.early = true;
     });
-    this.loaded = folder.then((f) => this.apply(f));
     // Either one failing is reported by whoever awaits it.
     this.listed.catch(() => undefined);
   }
 
-  private checkApplied = false;
+  /** The folder's stat before the start read its names (the first list's discover may need no other). */
+  protected listedAt: FolderStamp | null = null;
 
   /** The heads were listed from the cache before being checked: what the check changes is announced. */
   private early = false;
 
+  /** The check of the heads has begun (or there was nothing to list early). */
+  private checking = false;
+
   private apply({ heads, bodies, stats }: Folder): void {
-    this.checkApplied = true;
     for (const [id, { state, tail }] of bodies) {
       if (this.byId.has(id)) continue; // read synchronously meanwhile (store.get)
       this.byId.set(id, state);
       this.tails.set(id, tail);
     }
     if (this.early) {
+      for (const id of this.book.diverged()) this.changed(id);
       for (const id of this.book.ids())
         if (!heads.has(id)) {
           this.book.delete(id);
@@ -271,6 +302,11 @@ export class StoreBase {
   }
 
   list(): ConversationSummary[] {
+    // The check of an early list begins once this one is answered (the turn after it).
+    if (this.early && !this.checking) setImmediate(this.cue);
+    // Nothing read or changed since the start listed the folder: the list as the cache saved it.
+    const saved = this.book.savedList();
+    if (saved) return [...saved];
     return this.book
       .heads()
       .map(summaryOf)

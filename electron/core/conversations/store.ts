@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ContractError } from '../../../shared/errors.js';
-import { ID, type Tail, readBody } from './folder-load.js';
+import { ID, type Tail, readBody, unchangedSince } from './folder-load.js';
 import { followFolder, unknownFiles } from './folder-watch.js';
 import { headOf } from './heads.js';
 import { HeldRedactions } from './held-redactions.js';
@@ -224,6 +224,11 @@ export class ConversationStore extends StoreBase {
     await this.ready();
     // Listed again even right after the start's own listing: a file another process created in between
     // would otherwise wait for its next write (a time-based trust of that listing lost a CLI's new chat).
+    // Unless the folder's own stat says no name came or went since that listing (the first list of a
+    // start, on a folder last changed before it: a thousand names read twice were a good part of it).
+    const since = this.listedAt;
+    this.listedAt = null;
+    if (since && unchangedSince(this.dir, since)) return 0;
     // A file still being created by us is ours (its tail exists before its first write), not new.
     const fresh = await unknownFiles(this.dir, (id) => this.book.has(id) || this.tails.has(id));
     if (fresh.length > 0) await this.reloadFiles(fresh);
@@ -406,6 +411,7 @@ export class ConversationStore extends StoreBase {
     for (const lock of this.leases.values()) lock.releaseSync();
     this.leases.clear();
     if (this.loaded) {
+      this.cue();
       // A check of the heads still running finishes first (what it found is saved with the rest).
       await this.loaded.catch(() => undefined);
       await this.book.close();

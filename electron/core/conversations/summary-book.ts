@@ -6,7 +6,8 @@
 // and simply replayed at the next start.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type ConversationHead, headOf } from './heads.js';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import type { Tail } from './folder-load.js';
 import type { ConversationState } from './state.js';
 import { type CachedHead, type FileStamp, sameStamp, stampOf, writeCache } from './summary-cache.js';
@@ -38,44 +39,95 @@ export class SummaryBook {
   ) {}
 
   ids(): IterableIterator<string> {
+    this.settle();
     return this.entries.keys();
   }
 
   has(id: string): boolean {
-    return this.entries.has(id);
+    return this.later ? this.later.ids.has(id) : this.entries.has(id);
   }
 
   get size(): number {
+    this.settle();
     return this.entries.size;
   }
 
   /** What the book holds for a conversation (the head read or last set, and its file's stamp then). */
   entry(id: string): { head: ConversationHead; stamp?: FileStamp } | undefined {
+    this.settle();
     return this.entries.get(id);
   }
 
   /** The head as it is now: from the live state when the conversation is open. */
   head(id: string): ConversationHead | undefined {
+    this.settle();
     const state = this.live.state(id);
     return state ? headOf(state) : this.entries.get(id)?.head;
   }
 
   heads(): ConversationHead[] {
+    this.settle();
     return [...this.entries.keys()].map((id) => this.head(id)!);
   }
 
   /** The heads a start found (nothing to save for them). */
   load(heads: Iterable<[string, { head: ConversationHead; stamp?: FileStamp }]>): void {
+    this.settle();
     for (const [id, entry] of heads) this.entries.set(id, entry);
   }
 
+  /**
+   * The heads a start found, taken when first needed: until then the book answers `has` from `ids` and
+   * the list with `list` (the cache's, newest first), which is all a start's first list needs.
+   */
+  loadLater(ids: Iterable<string>, heads: () => Map<string, CachedHead>, list: ConversationSummary[]): void {
+    this.settle();
+    const named = new Set(ids);
+    this.later = { ids: named, heads, list: list.filter((s) => named.has(s.id)) };
+  }
+
+  /** The list as the cache saved it, while no head was needed yet (a start's first list); else undefined. */
+  savedList(): ConversationSummary[] | undefined {
+    return this.later?.list;
+  }
+
+  /** Conversations the saved list showed otherwise than their heads (a hand-edited cache): to announce. */
+  diverged(): string[] {
+    this.settle();
+    return this.differs.splice(0);
+  }
+
   set(id: string, head: ConversationHead, stamp?: FileStamp): void {
+    this.settle();
     this.entries.set(id, stamp ? { head, stamp } : { head });
     this.changed();
   }
 
   delete(id: string): void {
+    this.settle();
     if (this.entries.delete(id)) this.changed();
+  }
+
+  private later: {
+    ids: Set<string>;
+    heads: () => Map<string, CachedHead>;
+    list: ConversationSummary[];
+  } | null = null;
+
+  private readonly differs: string[] = [];
+
+  private settle(): void {
+    if (!this.later) return;
+    const { ids, heads, list } = this.later;
+    this.later = null;
+    const shown = new Map(list.map((s) => [s.id, s]));
+    for (const [id, entry] of heads()) {
+      if (!ids.has(id)) continue;
+      this.entries.set(id, entry);
+      const s = shown.get(id);
+      if (!s || JSON.stringify(s) !== JSON.stringify(summaryOf(entry.head))) this.differs.push(id);
+    }
+    // Listed but without a head: the check replays its file (and announces it).
   }
 
   /** Something changed: save within SAVE_MS. */
@@ -95,6 +147,7 @@ export class SummaryBook {
     this.timer = null;
     const run = async (): Promise<void> => {
       if (!this.dirty && !durable) return;
+      this.settle();
       this.dirty = false;
       let later = false;
       const out: CachedHead[] = [];

@@ -9,12 +9,16 @@
 // is what a start of a big folder spent its time on), and a save, batched a second or two after changes,
 // writes a few hundred bytes per conversation. Written whole to a temp file and renamed over the old one,
 // so a kill at any point leaves the old cache or the new one (and a torn or foreign file is just ignored).
-import { promises as fs } from 'node:fs';
+// It holds the list too, as the list shows it (newest first), ahead of the heads: a start's first list is
+// that part alone, parsed, and the heads follow once it is answered.
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ConversationHead, parseHead } from './heads.js';
+import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import { type ConversationHead, parseHead, summaryOf } from './heads.js';
+import { byNewest } from './summaries.js';
 
 export const CACHE_FILE = '.summaries.json';
-const VERSION = 1;
+const VERSION = 3;
 
 /** Where a head was built from: the conversation file's stat then. */
 export interface FileStamp {
@@ -99,18 +103,124 @@ function fromRow(x: unknown): CachedHead | null {
   return head && typeof id === 'string' && stamp ? { head, stamp } : null;
 }
 
-/** The cached heads by id; an empty map when there is no cache or it cannot be used. */
-export async function readCache(dir: string): Promise<Map<string, CachedHead>> {
-  const out = new Map<string, CachedHead>();
-  let parsed: unknown;
+/**
+ * What a read of the cache gives: the list as saved (newest first, absent in a cache from before it held
+ * one), at once, and the heads by id, parsed on first use (a start's first list needs only the list).
+ */
+export interface CacheRead {
+  list: ConversationSummary[] | null;
+  heads(): Map<string, CachedHead>;
+}
+
+const NONE: CacheRead = { list: null, heads: () => new Map() };
+
+/**
+ * The cache as read now; nothing when there is none or it cannot be used. Read synchronously: a few
+ * hundred kilobytes for a thousand conversations take well under a millisecond, while the same read
+ * through the thread pool (open, stat, read, close) waited for it four times, on the way to the app's
+ * first list.
+ */
+export function readCache(dir: string): CacheRead {
+  let data: Buffer;
   try {
-    parsed = JSON.parse(await fs.readFile(path.join(dir, CACHE_FILE), 'utf8'));
+    data = readFileSync(path.join(dir, CACHE_FILE));
   } catch {
-    return out; // none yet, torn, or not JSON: rebuilt from the files
+    return NONE; // none yet: rebuilt from the files
   }
-  const file = parsed as { v?: unknown; heads?: unknown } | null;
-  if (file?.v !== VERSION || !Array.isArray(file.heads)) return out;
-  for (const row of file.heads as unknown[]) {
+  return parseCache(data);
+}
+
+/** readCache through the thread pool: for a read that runs while the caller waits for other disk work. */
+export async function readCacheAsync(dir: string): Promise<CacheRead> {
+  const data = await fs.readFile(path.join(dir, CACHE_FILE)).catch(() => null);
+  return data === null ? NONE : parseCache(data);
+}
+
+// The file is one JSON object, {"v":3,"list":[...],"heads":[...]}, whose list part is decoded and parsed
+// alone: the list holds arrays of strings, numbers and booleans, where a key never appears and a '"'
+// inside a string is always escaped, so the first `,"heads":` is where the list ends. The list's items
+// are arrays too (ListRow), which parse in half the time objects did.
+const LIST_START = `{"v":${VERSION},"list":[`;
+const HEADS_KEY = ',"heads":';
+
+type ListRow = [
+  id: string,
+  title: string,
+  createdAt: string,
+  updatedAt: string,
+  memory: boolean,
+  messageCount: number,
+  noSearch: 0 | 1,
+];
+
+const toListRow = (s: ConversationSummary): ListRow => [
+  s.id,
+  s.title,
+  s.createdAt,
+  s.updatedAt,
+  s.memory,
+  s.messageCount,
+  s.noSearch ? 1 : 0,
+];
+
+/** A saved list item as summaryOf made it, checked field by field (the file may be hand-edited). */
+function fromListRow(x: unknown): ConversationSummary | null {
+  if (!Array.isArray(x) || x.length !== 7) return null;
+  const [id, title, createdAt, updatedAt, memory, messageCount, noSearch] = x as unknown[];
+  if (
+    typeof id !== 'string' ||
+    typeof title !== 'string' ||
+    typeof createdAt !== 'string' ||
+    typeof updatedAt !== 'string' ||
+    typeof memory !== 'boolean' ||
+    !Number.isSafeInteger(messageCount) ||
+    (noSearch !== 0 && noSearch !== 1)
+  )
+    return null;
+  const summary = { id, title, createdAt, updatedAt, memory, messageCount: messageCount as number };
+  return noSearch === 1 ? { ...summary, noSearch: true } : summary;
+}
+
+function parseCache(data: Buffer): CacheRead {
+  if (data.subarray(0, LIST_START.length).toString('latin1') === LIST_START) {
+    const at = data.indexOf(HEADS_KEY);
+    if (at < 0 || data.at(-1) !== '}'.charCodeAt(0)) return NONE;
+    let rows: unknown;
+    try {
+      rows = (JSON.parse(`${data.toString('utf8', 0, at)}}`) as { list: unknown }).list;
+    } catch {
+      return NONE; // torn, or not ours
+    }
+    if (!Array.isArray(rows)) return NONE;
+    const list: ConversationSummary[] = [];
+    for (const row of rows as unknown[]) {
+      const summary = fromListRow(row);
+      if (!summary) return NONE;
+      list.push(summary);
+    }
+    let heads: Map<string, CachedHead> | undefined;
+    const rest = (): Map<string, CachedHead> =>
+      (heads ??= parseRows(() => JSON.parse(data.toString('utf8', at + HEADS_KEY.length, data.length - 1))));
+    return { list, heads: rest };
+  }
+  // A cache written before it held the list (version 1): its heads, all of them now.
+  const heads = parseRows(() => {
+    const file = JSON.parse(data.toString('utf8')) as { v?: unknown; heads?: unknown } | null;
+    return file?.v === 1 ? file.heads : null;
+  });
+  return { list: null, heads: () => heads };
+}
+
+function parseRows(parse: () => unknown): Map<string, CachedHead> {
+  const out = new Map<string, CachedHead>();
+  let rows: unknown;
+  try {
+    rows = parse();
+  } catch {
+    return out; // torn, or not JSON: rebuilt from the files
+  }
+  if (!Array.isArray(rows)) return out;
+  for (const row of rows as unknown[]) {
     const cached = fromRow(row);
     if (cached) out.set(cached.head.id, cached);
   }
@@ -123,7 +233,10 @@ export async function readCache(dir: string): Promise<Map<string, CachedHead>> {
  * a power loss is only rebuilt.
  */
 export async function writeCache(dir: string, heads: Iterable<CachedHead>, durable = false): Promise<void> {
-  const text = JSON.stringify({ v: VERSION, heads: [...heads].map(toRow) });
+  // Newest first, as the list shows them: the start that reads them back then sorts a sorted list.
+  const sorted = [...heads].sort((a, b) => byNewest(a.head.updatedAt, b.head.updatedAt));
+  const list = JSON.stringify(sorted.map((c) => toListRow(summaryOf(c.head))));
+  const text = `${LIST_START}${list.slice(1, -1)}]${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
   const file = path.join(dir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   try {

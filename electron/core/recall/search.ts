@@ -15,9 +15,10 @@ export interface RecallSource {
   /** Every conversation's head: no body is read to tell whether saved documents are current. */
   heads(): Iterable<ConversationHead>;
   has(id: string): boolean;
-  /** A body, read from its file at once if not yet open (a hit being checked). */
-  get(id: string): ConversationState;
-  /** A body, read without blocking (rebuilding a conversation's documents). */
+  /**
+   * A body, read without blocking if not yet open (a hit being checked, a conversation's documents
+   * rebuilt): a search must not hold the event loop while it reads a conversation nobody opened.
+   */
   open(id: string): Promise<ConversationState>;
   /** Its live text was redacted in place here: it may differ from its file, whatever its head says. */
   redactedInPlace?(id: string): boolean;
@@ -50,16 +51,23 @@ export interface RecallQuery {
   snippetChars?: number;
 }
 
+/**
+ * The shortest last word that is also taken as a prefix (typing in the sidebar). Two letters matched a
+ * sixteenth of a big vocabulary (60-70 ms of work per keystroke over a thousand conversations); a
+ * two-letter word still matches as a whole word.
+ */
+export const PREFIX_MIN = 3;
+
 export function searchable(s: ConversationState | ConversationHead): boolean {
   return 'meta' in s ? s.meta.memory && s.meta.noSearch !== true : s.memory && !s.noSearch;
 }
 
-export function searchShards<T>(
+export async function searchShards<T>(
   shards: readonly MiniSearch<T>[],
   source: RecallSource,
   query: string,
   options: RecallQuery = {},
-): { hits: RecallHit[]; more: boolean } {
+): Promise<{ hits: RecallHit[]; more: boolean }> {
   const { terms, phrases } = parseQuery(query);
   const limit = options.limit ?? 10;
   if (terms.length === 0) return { hits: [], more: false };
@@ -69,7 +77,7 @@ export function searchShards<T>(
     (options.after === undefined || r.at >= options.after) &&
     (options.before === undefined || r.at < options.before);
   const prefix = (t: string, i: number, all: readonly string[]): boolean =>
-    options.prefix === true && i === all.length - 1 && t.length >= 2;
+    options.prefix === true && i === all.length - 1 && t.length >= PREFIX_MIN;
   const q = terms.join(' ');
   // A few more candidates than asked for: a candidate the live conversation no longer holds (a stale
   // index) is skipped; when too many were, look further.
@@ -80,7 +88,7 @@ export function searchShards<T>(
     const hits: RecallHit[] = [];
     let i = 0;
     for (; i < found.top.length && hits.length < limit; i++) {
-      const hit = verify(source, found.top[i]!, terms, phrases, options);
+      const hit = await verify(source, found.top[i]!, terms, phrases, options);
       if (hit) hits.push(hit);
     }
     if (hits.length >= limit || found.total <= n) return { hits, more: i < found.total };
@@ -88,22 +96,23 @@ export function searchShards<T>(
 }
 
 /** The hit as the live conversation holds it now, or null when it no longer does. */
-function verify(
+async function verify(
   source: RecallSource,
   r: Candidate,
   terms: string[],
   phrases: string[][],
   options: RecallQuery,
-): RecallHit | null {
+): Promise<RecallHit | null> {
   const c = r.c;
   if (!source.has(c)) return null;
   let state: ConversationState;
   try {
-    state = source.get(c);
+    state = await source.open(c);
   } catch {
     return null; // deleted meanwhile, or its file cannot be read now: a miss, never an error
   }
-  if (!searchable(state)) return null;
+  // Deleted while its body was read: its head went first.
+  if (!source.has(c) || !searchable(state)) return null;
   const id = String(r.id);
   let text: string | null;
   let message: MessageRecord | undefined;
@@ -113,7 +122,7 @@ function verify(
     text = message ? messageText(message) : null;
   }
   if (!text || !hasPhrases(text, phrases)) return null;
-  const ranges = matchRanges(text, terms, options.prefix === true);
+  const ranges = matchRanges(text, terms, options.prefix === true && terms.at(-1)!.length >= PREFIX_MIN);
   if (ranges.length === 0) return null;
   const snip = snippet(text, ranges, options.snippetChars);
   return {

@@ -7,7 +7,7 @@ import { createMemory } from '../../../memory/index.js';
 import { createMemorySearch } from '../../../memory/search/index.js';
 import type { Handlers } from '../../../shared/contract.js';
 import { closeAgent } from '../agent/index.js';
-import { type Preload, preloadFolder } from '../conversations/folder-load.js';
+import { type Listing, prefetchFolder } from '../conversations/folder-load.js';
 import { createHandlers } from '../backend.js';
 import type { CoreContext, SettingsStore } from '../context.js';
 import { FanOutBus } from '../events.js';
@@ -54,9 +54,11 @@ export async function openSpace(
   // The conversations folder is read beside the memory's open, not after it: a switch to the space
   // waits for both lists. Taken by the store only while fresh: reads older than that may miss what
   // another process wrote since, and the store reads the folder again then.
-  let conversations: Preload | undefined = preloadFolder(path.join(dir, 'conversations'));
-  const preloadedAt = performance.now();
-  setTimeout(() => (conversations = undefined), PRELOAD_FRESH_MS).unref();
+  const conversationsDir = path.join(dir, 'conversations');
+  let listing: Promise<Listing> | undefined = prefetchFolder(conversationsDir);
+  listing.catch(() => undefined); // the store lists again, and reports what fails then
+  const listedAt = performance.now();
+  setTimeout(() => (listing = undefined), PRELOAD_FRESH_MS).unref();
   // A folder never opened before (restored, copied in) hashes its files once the app is idle, not now.
   const memory = await createMemory({
     dataDir: dir,
@@ -77,11 +79,12 @@ export async function openSpace(
       name: () => (name = registry.getSync(id)?.name ?? name),
       recall: () => registry.getSync(id)?.settings.recall !== false,
       setRecall: async (on) => void (await registry.configure(id, { recall: on ? null : false })),
-      takeConversations: () => {
-        const taken = conversations;
-        conversations = undefined;
-        return performance.now() - preloadedAt < PRELOAD_FRESH_MS ? taken : undefined;
-      },
+    },
+    prefetched: (wanted) => {
+      if (wanted !== conversationsDir) return undefined;
+      const taken = listing;
+      listing = undefined;
+      return performance.now() - listedAt < PRELOAD_FRESH_MS ? taken : undefined;
     },
     events: bus,
     runs,

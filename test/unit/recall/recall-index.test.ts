@@ -270,6 +270,33 @@ describe('recall index', () => {
     expect(s.index.size).toBe(1);
   });
 
+  it('as typed in the sidebar: the last word is a prefix from three letters on, and two letters match a whole word', async () => {
+    const { store, index } = await start();
+    await store.create({ memory: true, records: [user('we met at the harbour')] });
+    await store.create({ memory: true, records: [user('and he just said ha')] });
+    await index.settled();
+    const typed = { prefix: true, titles: true };
+    expect(await found(index, 'ha', typed)).toEqual(['and he just said ha']);
+    expect(await found(index, 'har', typed)).toEqual(['we met at the harbour']);
+    expect(await found(index, 'met harb', typed)).toEqual(['we met at the harbour']);
+  });
+
+  it('checks a hit in a conversation nobody opened by reading it without holding the event loop', async () => {
+    const s = await start();
+    const id = (await s.store.create({ memory: true, records: [user('the lighthouse keeper')] })).meta.id;
+    await s.index.settled();
+    const again = await restart(s);
+    await again.index.settled();
+    // After a restart no body is read: the hit's conversation is read from its file now.
+    expect(again.store.peek(id)).toBeUndefined();
+    let turned = false;
+    setImmediate(() => (turned = true));
+    expect(await found(again.index, 'lighthouse')).toEqual(['the lighthouse keeper']);
+    // The loop went on while it was read (a synchronous read finished the search within this turn).
+    expect(turned).toBe(true);
+    expect(again.store.peek(id)).toBeDefined();
+  });
+
   it('a temp file of a save cut short is removed at the next load (it may hold forgotten text)', async () => {
     let s = await start();
     await s.store.create({ memory: true, records: [user('tuba')] });

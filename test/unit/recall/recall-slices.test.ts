@@ -88,7 +88,6 @@ describe('recall index long jobs', () => {
       init: () => store.init(),
       heads: () => store.heads().filter((h) => !gone.has(h.id)),
       has: (id) => !gone.has(id) && store.has(id),
-      get: (id) => store.get(id),
       open: (id) => store.open(id),
       onChange: (l) => (listeners.add(l), () => listeners.delete(l)),
     };
