@@ -231,8 +231,16 @@ export class Kernel {
     if (change.steps.length) this.checkpoints.schedule();
   }
 
+  /**
+   * At the next turn of the event loop: handing a close to the thread pool costs the caller a wake-up of
+   * one of its threads (~15 µs on a loaded machine), which the change's caller need not wait for.
+   */
   private readonly releaseHeld = (): void => {
-    for (const fd of this.held.splice(0)) closeLater(fd);
+    if (this.held.length === 0) return;
+    const fds = this.held.splice(0);
+    setImmediate(() => {
+      for (const fd of fds) closeLater(fd);
+    });
   };
 
   /** Where a move or remove finds what it moves or removes. */
