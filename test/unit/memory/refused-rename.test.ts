@@ -4,7 +4,7 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemory } from '../../../memory/index.js';
+import { createMemory, type Memory } from '../../../memory/index.js';
 import { agent, sandbox, snapshotOutside, type Sandbox } from './helpers.js';
 
 let s: Sandbox | undefined;
@@ -52,7 +52,7 @@ describe('a refused file rename', () => {
     expect(r.content).toMatch(c.message);
     expect(r.content).not.toContain(s.base);
 
-    const files = async (m: typeof s.memory) =>
+    const files = async (m: Memory) =>
       Object.fromEntries(
         await Promise.all(
           (await m.list())
