@@ -26,7 +26,8 @@ export async function current(k: Kernel, p: ParsedPath): Promise<CurrentFile | n
   let bytes: Buffer;
   try {
     // No lstat first: the open refuses a link (O_NOFOLLOW) and its fstat tells a folder.
-    ({ bytes } = readRegularSync(k.hostOf(p.segments), k.realRoot, p.path));
+    // Held open until the change ends, so the rename over it does not wait for the file to be freed.
+    ({ bytes } = readRegularSync(k.hostOf(p.segments), k.realRoot, p.path, (fd) => k.holdReplaced(fd)));
   } catch (err) {
     if (err instanceof MemoryError && err.code === 'not_found') return null;
     throw err;

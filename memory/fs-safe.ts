@@ -1,5 +1,6 @@
 // File-system primitives that never follow a link out of the root and never leave a half-written file.
 import {
+  close,
   closeSync,
   constants,
   fdatasync,
@@ -129,6 +130,8 @@ export function readRegularSync(
   hostPath: string,
   rootReal: string,
   modelPath: string,
+  /** Takes the open descriptor over (Kernel.holdReplaced) instead of its being closed here. */
+  keep?: (fd: number) => boolean,
 ): { bytes: Buffer; stat: Stats } {
   let fd: number;
   try {
@@ -147,10 +150,19 @@ export function readRegularSync(
       got += n;
       if (got === bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(Math.max(4096, got))]);
     }
+    if (keep?.(fd)) fd = -1;
     return { bytes: bytes.subarray(0, got), stat };
   } finally {
-    closeSync(fd);
+    if (fd >= 0) closeSync(fd);
   }
+}
+
+/**
+ * Closes a descriptor through the thread pool, off the caller's path. For the file a change replaced
+ * (Kernel.holdReplaced): its last close is what frees it.
+ */
+export function closeLater(fd: number): void {
+  close(fd, () => undefined);
 }
 
 /**

@@ -99,18 +99,24 @@ export async function renamePath(
       // Metadata checks are synchronous system calls of microseconds (lstatOrNull says why).
       const st = lstatOrNull(srcHost);
       if (!st) throw new MemoryError('not_found', `The path ${src.path} does not exist`);
-      assertRealParent(k, src.segments);
       if (st.isSymbolicLink()) throw linkError(src.path, 'symbolic');
       if (st.isFile() && st.nlink > 1) throw linkError(src.path, 'hard');
       if (!st.isFile() && !st.isDirectory())
         throw new MemoryError('link', `${src.path} is not a regular file or folder.`);
-      // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
-      if (lstatOrNull(k.hostOf(dst.segments)))
-        throw new MemoryError('exists', `The destination ${dst.path} already exists`);
-      // The folders the destination shares with the source were just checked by assertRealParent.
-      let shared = 0;
-      while (shared < src.segments.length - 1 && src.segments[shared] === dst.segments[shared]) shared++;
-      preflightNew(k, dst, src.path, shared);
+      const checks = (): void => {
+        assertRealParent(k, src.segments);
+        // Never overwrite: checked under the lock, so no writer of this data folder can slip in between.
+        if (lstatOrNull(k.hostOf(dst.segments)))
+          throw new MemoryError('exists', `The destination ${dst.path} already exists`);
+        // The folders the destination shares with the source were checked by assertRealParent.
+        let shared = 0;
+        while (shared < src.segments.length - 1 && src.segments[shared] === dst.segments[shared]) shared++;
+        preflightNew(k, dst, src.path, shared);
+      };
+      // A file's move: checked while its record syncs (Change.verify), since recovery's redo of one
+      // refuses a taken destination or a link on the way just the same (recovery.ts cannotMove). A folder's
+      // is a record per file, which that rule does not cover as one: checked before.
+      if (st.isDirectory()) checks();
       const records: JournalRecord[] = [];
       if (st.isDirectory()) {
         const batch = randomId();
@@ -127,14 +133,19 @@ export async function renamePath(
         if (records.length === 0)
           records.push(k.record(actor, 'rename', src.path, null, null, { newPath: dst.path, batch }));
       } else {
-        const hash =
-          cachedHash(k, src.segments, st) ?? sha256(readRegularSync(srcHost, k.realRoot, src.path).bytes);
+        // Not in the cache: a file this process has not seen there, whose folders are checked first.
+        let hash = cachedHash(k, src.segments, st);
+        if (!hash) {
+          assertRealParent(k, src.segments);
+          hash = sha256(readRegularSync(srcHost, k.realRoot, src.path).bytes);
+        }
         records.push(k.record(actor, 'rename', src.path, hash, hash, { newPath: dst.path }));
       }
       const first = records[0]!;
       return {
         records,
         steps: [{ kind: 'move', from: src, to: dst }],
+        ...(st.isDirectory() ? {} : { verify: checks }),
         // One event for the whole move, folder or file.
         events: [
           {

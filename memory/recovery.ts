@@ -22,31 +22,74 @@ function hashAt(k: Kernel, p: string): string | null | undefined {
  * What the journal says each path holds after the last checkpoint's changes (a hash, or null: nothing),
  * and for a rename the path the file came from.
  */
-function expectations(
-  records: readonly JournalRecord[],
-): Map<string, { hash: string | null; from?: string }> {
-  const out = new Map<string, { hash: string | null; from?: string }>();
+interface Expected {
+  hash: string | null;
+  /** A rename's destination: where it came from, and the rename's record. */
+  from?: string;
+  id?: string;
+  /** A rename's source, while nothing later in the journal changed it. */
+  to?: string;
+}
+
+function expectations(records: readonly JournalRecord[]): Map<string, Expected> {
+  const out = new Map<string, Expected>();
   for (const r of records) {
     if (r.newPath) {
       if (r.before === null && r.after === null) continue; // an empty folder's move: nothing to check
-      out.set(r.path, { hash: null });
-      out.set(r.newPath, { hash: r.after, from: r.path });
+      out.set(r.path, { hash: null, to: r.newPath });
+      out.set(r.newPath, { hash: r.after, from: r.path, id: r.id });
     } else out.set(r.path, { hash: r.after });
   }
   return out;
 }
 
+/** A folder on the way to `p` is not a real folder (a link, a file): nothing is moved there or from there. */
+function blocked(k: Kernel, p: string): boolean {
+  const segs = segmentsOf(p);
+  for (let i = 1; i < segs.length; i++) {
+    const node = k.tree.get(segs.slice(0, i));
+    if (!node) return false; // missing: made when needed
+    if (node.kind !== 'dir') return true;
+  }
+  return false;
+}
+
+/**
+ * A file's rename that did not happen and must not: a link or a file on the way to either name, or the
+ * destination taken while the source is still there. The checks a rename makes while its record syncs
+ * (mutations.ts) refuse exactly these, so a kill between that record and its cancel line leaves this
+ * rename in the journal, and redone it would overwrite the destination (or act beside a link).
+ */
+function cannotMove(k: Kernel, want: ReadonlyMap<string, Expected>, to: string, e: Expected): boolean {
+  const from = e.from!;
+  if (blocked(k, from) || blocked(k, to)) return true;
+  return want.get(from)?.to === to && hashAt(k, from) !== null && hashAt(k, to) !== null;
+}
+
 /**
  * The steps that make every path changed after the last checkpoint hash to what the journal recorded:
  * moves first (a rename the crash cut off), then contents and removals. A file that does not hash to the
- * record (torn by a power cut, or never renamed into place) is written again from the journal.
+ * record (torn by a power cut, or never renamed into place) is written again from the journal. A rename
+ * that cannot be redone (cannotMove) is withdrawn: its source keeps (or is repaired to) what it held
+ * before, its destination is left alone.
  */
-async function redoSteps(k: Kernel, records: readonly JournalRecord[]): Promise<Step[]> {
+async function redoSteps(
+  k: Kernel,
+  records: readonly JournalRecord[],
+): Promise<{ steps: Step[]; withdrawn: string[] }> {
   const want = expectations(records);
   const steps: Step[] = [];
   const moved = new Set<string>();
+  const withdrawn: string[] = [];
   for (const [p, e] of want) {
     if (!e.from || e.hash === null || hashAt(k, p) === e.hash) continue;
+    if (cannotMove(k, want, p, e)) {
+      withdrawn.push(e.id!);
+      moved.add(p);
+      if (blocked(k, e.from)) moved.add(e.from);
+      else if (want.get(e.from)?.to === p) want.set(e.from, { hash: e.hash });
+      continue;
+    }
     if (hashAt(k, p) === null && hashAt(k, e.from) === e.hash) {
       steps.push({ kind: 'move', from: parsedOf(e.from), to: parsedOf(p) });
       moved.add(e.from).add(p);
@@ -63,7 +106,7 @@ async function redoSteps(k: Kernel, records: readonly JournalRecord[]): Promise<
     const bytes = await k.wal.blob(e.hash);
     if (bytes) steps.push({ kind: 'put', path: parsedOf(p), bytes, hash: e.hash });
   }
-  return steps;
+  return { steps, withdrawn };
 }
 
 /**
@@ -89,7 +132,8 @@ export async function recoverAtStartup(k: Kernel, state: SavedState, deferHash =
     }
   await rehashUnknown(k);
 
-  const steps = await redoSteps(k, unsettled);
+  const { steps, withdrawn } = await redoSteps(k, unsettled);
+  if (withdrawn.length > 0) await k.wal.cancel(withdrawn);
   if (steps.length > 0)
     await k.transact(
       {
