@@ -32,9 +32,12 @@ export function MemoryTree({ entries, collapsed, selected, onToggle, onOpen, onD
   const now = useNow();
   const props = { selected, onToggle, onOpen, onDelete, now };
   const long = rows.length > VIRTUALIZE_ABOVE;
-  // On mount: the first screen's rows (the same rows, in the same places), then all of them, deferred.
+  // On mount: the first screen's rows (the same rows, in the same places), then all of them, deferred
+  // (a later change, such as a folder closed, also shows in a render React may interrupt). The count
+  // covers every row drawn, the old ones too while the new ones are on their way.
   const shown = useDeferredValue(rows, long ? rows.slice(0, FIRST_SCREEN) : rows);
-  if (long) return <VirtualRows rows={shown} total={rows.length} {...props} />;
+  const total = Math.max(shown.length, rows.length);
+  if (long) return <VirtualRows rows={shown} total={total} {...props} />;
   return (
     <ul className="mp-tree" aria-label="Memory files">
       {rows.map((row, index) => (
