@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { ConversationStore } from '../../electron/core/conversations/store.js';
 import { startApp, tempDataDir, type AppServer } from '../../test/e2e/support/app-server.js';
 import type { FakeAnthropic } from '../../test/fixtures/fake-anthropic/index.js';
 import { FIRST_SCREEN_PROBE, switchSpaceProbe, type SwitchTiming } from './space-probes.js';
@@ -23,10 +24,18 @@ export interface SpaceRow {
   [key: string]: string | number;
 }
 
-/** One space's memory and conversations, each named after the space so the page can tell them apart. */
-function seedSpace(dir: string, tag: string): void {
+/**
+ * One space's memory and conversations, each named after the space so the page can tell them apart.
+ * The conversations are then opened once with the real store, which writes their summary cache
+ * (conversations/.summaries.json) at close: every space the app has used has one, so without it each
+ * first visit would read all 100 conversation files in full, which no user's switch does.
+ */
+async function seedSpace(dir: string, tag: string): Promise<void> {
   seedMemory(dir, FILES, `${tag}-`);
   for (let i = 0; i < CONVERSATIONS; i++) seedConversation(dir, 4, `${tag}-c${i}`, `${tag} chat ${i}`);
+  const store = new ConversationStore(path.join(dir, 'conversations'));
+  await store.init();
+  await store.close();
 }
 
 export function spaceId(k: number): string {
@@ -34,8 +43,8 @@ export function spaceId(k: number): string {
 }
 
 /** Personal plus `others` spaces, written as the backend keeps them (DIR/spaces/<id>/, space.json). */
-export function seedSpaces(dataDir: string, others: number): void {
-  seedSpace(dataDir, 'personal');
+export async function seedSpaces(dataDir: string, others: number): Promise<void> {
+  await seedSpace(dataDir, 'personal');
   for (let k = 1; k <= others; k++) {
     const id = spaceId(k);
     const dir = path.join(dataDir, 'spaces', id);
@@ -46,7 +55,7 @@ export function seedSpaces(dataDir: string, others: number): void {
       JSON.stringify({ v: 1, id, name: `Space ${k}`, colour: '#2563eb', created }),
       { mode: 0o600 },
     );
-    seedSpace(dir, id);
+    await seedSpace(dir, id);
   }
 }
 
@@ -82,9 +91,9 @@ async function startTimed(
 
 export async function spaceRows(fake: FakeAnthropic, browser: Browser): Promise<SpaceRow[]> {
   const one = tempDataDir('mnemo-bench-');
-  seedSpaces(one, 0);
+  await seedSpaces(one, 0);
   const many = tempDataDir('mnemo-bench-');
-  seedSpaces(many, SPACES - 1);
+  await seedSpaces(many, SPACES - 1);
 
   const single = await startTimed(fake, one);
   let singleScreen: number;

@@ -1,8 +1,11 @@
 // The memory folder as a tree: one row per folder and file, with size and last-read/last-written times,
 // stale files flagged. Each file row is a list item named by its path with "Open" and "Delete" buttons.
-// Long listings are virtualized (only the visible rows are in the DOM), so 5,000 files stay fast.
+// Long listings are virtualized (only the visible rows are in the DOM), so 5,000 files stay fast, and a
+// long listing's first render (a space switch mounts the tree with the whole list) lays out the first
+// screen of rows at once and the full list in a render React may interrupt, so the page thread is free
+// for the conversation list and for typing meanwhile.
 import { Button } from '../../components/button';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import type { MemoryEntry } from '../../../shared/channels/memory';
 import { buildTree, type TreeRow } from './tree';
@@ -11,6 +14,8 @@ import { formatAbsolute, formatBytes, formatRelative } from './format';
 /** Below this many rows everything is rendered (no measuring needed, e.g. in jsdom). */
 export const VIRTUALIZE_ABOVE = 150;
 const ROW_HEIGHT = 52;
+/** Rows in the first render of a long listing: more than a tall window shows (ROW_HEIGHT each). */
+const FIRST_SCREEN = 40;
 const FALLBACK_RECT = { width: 320, height: 600 };
 
 export interface MemoryTreeProps {
@@ -26,7 +31,13 @@ export function MemoryTree({ entries, collapsed, selected, onToggle, onOpen, onD
   const rows = useMemo(() => buildTree(entries, collapsed), [entries, collapsed]);
   const now = useNow();
   const props = { selected, onToggle, onOpen, onDelete, now };
-  if (rows.length > VIRTUALIZE_ABOVE) return <VirtualRows rows={rows} {...props} />;
+  const long = rows.length > VIRTUALIZE_ABOVE;
+  // On mount: the first screen's rows (the same rows, in the same places), then all of them, deferred
+  // (a later change, such as a folder closed, also shows in a render React may interrupt). The count
+  // covers every row drawn, the old ones too while the new ones are on their way.
+  const shown = useDeferredValue(rows, long ? rows.slice(0, FIRST_SCREEN) : rows);
+  const total = Math.max(shown.length, rows.length);
+  if (long) return <VirtualRows rows={shown} total={total} {...props} />;
   return (
     <ul className="mp-tree" aria-label="Memory files">
       {rows.map((row, index) => (
@@ -143,7 +154,11 @@ const Row = memo(function Row({
   );
 });
 
-function VirtualRows({ rows, ...props }: { rows: TreeRow[] } & Omit<RowProps, 'row' | 'index' | 'total'>) {
+function VirtualRows({
+  rows,
+  total,
+  ...props
+}: { rows: TreeRow[]; total: number } & Omit<RowProps, 'row' | 'index' | 'total'>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // The virtualizer hands back functions React Compiler cannot memoize; it is used the documented way.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -163,7 +178,8 @@ function VirtualRows({ rows, ...props }: { rows: TreeRow[] } & Omit<RowProps, 'r
       <ul
         className="mp-tree mp-tree--virtual"
         aria-label="Memory files"
-        style={{ height: virtualizer.getTotalSize() }}
+        // Every row's height is known, so the scroll range is the whole list's from the first render.
+        style={{ height: Math.max(virtualizer.getTotalSize(), total * ROW_HEIGHT) }}
       >
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
@@ -172,7 +188,7 @@ function VirtualRows({ rows, ...props }: { rows: TreeRow[] } & Omit<RowProps, 'r
               key={row.path}
               row={row}
               index={item.index}
-              total={rows.length}
+              total={total}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               {...props}
             />
