@@ -96,6 +96,9 @@ async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise<void> 
   const redactor = createRedactor({ ...trace, kept: await keptContents(ctx) });
   const dir = conversationsDir(ctx);
   const agent = getAgent(ctx);
+  await agent.store.init();
+  // First the runs' kept events: a window re-attaching during the rest of the forget is replayed no copy.
+  ctx.runs.redact(redactor, (id) => agent.store.has(id));
   await agent.redactForgotten(redactor, async (file) => redactConversationFile(file, redactor));
   const loaded = new Set(agent.store.ids().map((id) => `${id}.jsonl`));
   // Files the store does not know (damaged, or written by a newer version) may hold copies too.
