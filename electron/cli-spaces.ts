@@ -1,8 +1,8 @@
 // The terminal's space commands (issue 15): `--space NAME` picks (or on first use creates) the space a chat
 // runs in; `--spaces`, `--rename-space OLD NEW` and `--delete-space NAME [--yes]` change the list. Exit
 // codes as for a chat: 0 done, 2 bad usage (an unknown space, a taken name, no confirmation).
-import { createInterface } from 'node:readline/promises';
 import { ContractError } from '../shared/errors.js';
+import { confirmOnTerminal } from './cli-confirm.js';
 import type { Core } from './core/create-core.js';
 import { TRASH_KEEP_MS, type OpenSpace } from './core/spaces/index.js';
 
@@ -88,23 +88,20 @@ export async function runSpaceCommand(
       return 0;
     }
     const space = await named(core, command.name);
-    if (!command.yes) {
-      if (!process.stdin.isTTY) {
-        err(`Deleting the space ${space.name} needs a confirmation: run it on a terminal, or add --yes.`);
-        return 2;
-      }
-      const counts = (await core.spaces.listWithCounts()).find((s) => s.id === space.id);
-      const rl = createInterface({ input: process.stdin, output: process.stdout });
-      const answer = await rl.question(
-        `Delete the space ${space.name} (${plural(counts?.conversations ?? 0, 'conversation')}, ` +
-          `${plural(counts?.memoryFiles ?? 0, 'memory file')})? It stays in the trash for ${TRASH_DAYS} days. [y/N] `,
-      );
-      rl.close();
-      if (!['y', 'yes'].includes(answer.trim().toLowerCase())) {
-        out('Nothing was deleted.');
-        return 0;
-      }
-    }
+    // The counts only matter when it asks.
+    const counts = command.yes
+      ? undefined
+      : (await core.spaces.listWithCounts()).find((s) => s.id === space.id);
+    const asked = await confirmOnTerminal(
+      'spaces.delete',
+      {
+        name: space.name,
+        counts: `${plural(counts?.conversations ?? 0, 'conversation')}, ${plural(counts?.memoryFiles ?? 0, 'memory file')}`,
+      },
+      { yes: command.yes, out, err },
+    );
+    if (asked === 'no-terminal') return 2;
+    if (asked === 'declined') return 0;
     await core.spaces.delete(space.id);
     out(`Deleted space ${space.name} (restorable from the trash for ${TRASH_DAYS} days)`);
     return 0;

@@ -4,7 +4,7 @@
 // start. The record holds the very content being forgotten: it lives only until the forget is complete
 // (settleForget removes it), in memory-journal/forget-pending/, owner-only.
 import { randomUUID } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { constants, type FSWatcher, mkdirSync, promises as fsp, watch } from 'node:fs';
 import * as path from 'node:path';
 import { DIR_MODE, FILE_MODE, fsyncDir, lstatOrNull } from './fs-safe.js';
 import type { Kernel } from './kernel.js';
@@ -108,14 +108,15 @@ async function writeIntent(store: Kernel, trace: ForgetTrace): Promise<void> {
 }
 
 /** Forgets whose intent was written but that were not settled (a crash, or a failure on the way). */
-export async function readForgetIntents(store: Kernel): Promise<ForgetTrace[]> {
+export async function readForgetIntents(store: Kernel, tidy = true): Promise<ForgetTrace[]> {
   const dir = pendingDir(store);
   const out: ForgetTrace[] = [];
   for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
     const file = path.join(dir, name);
-    // A temp file was never renamed into place: its forget had not started erasing anything.
+    // A temp file was never renamed into place: its forget had not started erasing anything (at a start;
+    // while the app runs, another process may be writing it).
     if (!name.endsWith(SUFFIX)) {
-      await fsp.rm(file, { force: true });
+      if (tidy) await fsp.rm(file, { force: true });
       continue;
     }
     try {
@@ -137,10 +138,49 @@ export async function readForgetIntents(store: Kernel): Promise<ForgetTrace[]> {
         });
     } catch {
       // Unreadable: nothing can be finished from it, and it may hold forgotten text.
-      await fsp.rm(file, { force: true });
+      if (tidy) await fsp.rm(file, { force: true });
     }
   }
   return out;
+}
+
+const WATCH_DEBOUNCE_MS = 50;
+const WATCH_POLL_MS = 2_000;
+
+/**
+ * Follows the intent records' folder (made if missing, so it can be watched): one plain watch, debounced;
+ * where watching fails, a slow poll replaces it. The callback looks at the records itself.
+ */
+export function watchForgetIntents(store: Kernel, onChange: () => void): () => void {
+  const dir = pendingDir(store);
+  let timer: NodeJS.Timeout | undefined;
+  let poll: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
+  const soon = (): void => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      onChange();
+    }, WATCH_DEBOUNCE_MS);
+    timer.unref();
+  };
+  const fallBack = (): void => {
+    watcher?.close();
+    watcher = undefined;
+    poll ??= setInterval(onChange, WATCH_POLL_MS).unref();
+  };
+  try {
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    watcher = watch(dir, { persistent: false }, soon);
+    watcher.on('error', fallBack);
+  } catch {
+    fallBack();
+  }
+  return () => {
+    watcher?.close();
+    clearTimeout(timer);
+    clearInterval(poll);
+  };
 }
 
 /** The forget is complete everywhere: its record, the last copy of the content, goes. */

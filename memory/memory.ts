@@ -15,7 +15,7 @@ import {
   revertEntry,
   toPublicEntry,
 } from './history.js';
-import { readForgetIntents, removeForgetIntent } from './forget-intent.js';
+import { readForgetIntents, removeForgetIntent, watchForgetIntents } from './forget-intent.js';
 import { Kernel } from './kernel.js';
 import { deletePath, renamePath } from './mutations.js';
 import { parseMemoryPath, ROOT } from './paths.js';
@@ -202,8 +202,12 @@ class MemoryStore implements Memory {
     return forgetPath(this.k, input);
   }
 
-  pendingForgets(): Promise<ForgetTrace[]> {
-    return readForgetIntents(this.k);
+  pendingForgets(options: { tidy?: boolean } = {}): Promise<ForgetTrace[]> {
+    return readForgetIntents(this.k, options.tidy !== false);
+  }
+
+  watchForgets(onChange: () => void): () => void {
+    return watchForgetIntents(this.k, onChange);
   }
 
   async resumeForget(trace: ForgetTrace): Promise<void> {

@@ -252,8 +252,18 @@ export interface Memory {
    * own copies too.
    */
   forget(path: string): Promise<ForgetTrace>;
-  /** Forgets not settled yet (cut short by a crash): finish each with resumeForget, then settleForget. */
-  pendingForgets(): Promise<ForgetTrace[]>;
+  /**
+   * Forgets not settled yet (cut short by a crash, or under way in another process): finish each with
+   * resumeForget, then settleForget. `tidy: false` leaves temp files alone (another process may be writing
+   * one: a read while forgets are under way elsewhere).
+   */
+  pendingForgets(options?: { tidy?: boolean }): Promise<ForgetTrace[]>;
+  /**
+   * Calls `onChange` (debounced) when a forget's intent record is written, updated or removed, by any
+   * process on this folder: a process holding a conversation can erase its copies while it holds it.
+   * Returns the stop.
+   */
+  watchForgets(onChange: () => void): () => void;
   /** Redo the memory part of a pending forget (idempotent). */
   resumeForget(trace: ForgetTrace): Promise<void>;
   /** The forget is complete everywhere: drop its intent record (the last copy of the content). */

@@ -2,8 +2,8 @@
 // destructive is the contract's (`destructive: true` on the channel); the compiler then wants an entry
 // here. An entry's `native` says when the host asks with a native message box before running the channel
 // (the main side, where `host.confirm` exists: Electron); everywhere else, and for what `native` leaves
-// out, the page shows `dialog` first. So a new destructive action is one entry here, and the two sides
-// never both ask or both skip.
+// out, the page shows `dialog` first; the terminal asks `terminal`'s question (electron/cli-confirm.ts). So
+// a new destructive action is one entry here, and the faces never both ask or both skip.
 import { TRASH_KEEP_DAYS } from './channels/spaces.js';
 import type { Invoke, InvokeName } from './contract.js';
 
@@ -26,6 +26,17 @@ export interface Targets {
   'sync.resolveRewritten': { how: 'push-mine' | 'take-theirs'; spaceName: string; spaceId: string };
   /** `path`: the file just forgotten permanently. */
   'sync.rewriteHistory': { path: string; spaceName: string };
+  /** The import's preview, counted; `overwrite`: the conflicting files are replaced too. */
+  'memory.importApply': ImportCounts;
+}
+
+export interface ImportCounts {
+  added: number;
+  changed: number;
+  unchanged: number;
+  conflicts: number;
+  refused: number;
+  overwrite: boolean;
 }
 
 /** The channels that destroy something the user may want back (or can never get back): the contract says. */
@@ -55,6 +66,16 @@ export interface PageConfirm {
   typeToConfirm?: string;
 }
 
+/** The terminal's question (the CLI asks y/N on a terminal; a script gives --yes instead). */
+export interface TerminalConfirm {
+  /** Asked before " [y/N] ". */
+  question: string;
+  /** Printed when the answer is not yes (nothing happened). */
+  declined: string;
+  /** Printed (exit 2) when there is no terminal to ask on and no --yes. */
+  noTerminal: string;
+}
+
 export interface Confirmation<T> {
   /**
    * null (the function's result, or the whole field): the host does not ask natively, the page's dialog
@@ -64,6 +85,8 @@ export interface Confirmation<T> {
   dialog(target: T): PageConfirm;
   /** The error when the native box is cancelled (nothing happened). */
   cancelled: string;
+  /** How the terminal asks; null: the CLI offers no such command (so it never needs to). */
+  terminal: ((target: T) => TerminalConfirm) | null;
 }
 
 export type ConfirmationTable = { readonly [A in DestructiveAction]: Confirmation<Targets[A]> };
@@ -90,6 +113,7 @@ export const CONFIRMATIONS = {
       confirmLabel: 'Delete',
     }),
     cancelled: 'Nothing was deleted: the deletion was cancelled.',
+    terminal: null,
   },
   'memory.forget': {
     // The one change that cannot be undone: the host always asks where it can.
@@ -110,6 +134,7 @@ export const CONFIRMATIONS = {
       typeToConfirm: baseName(path),
     }),
     cancelled: 'Nothing was forgotten: it was cancelled.',
+    terminal: null,
   },
   // The rest can be undone (a toast, the trash) or keep a backup first: the page's dialog is enough.
   'conversations.delete': {
@@ -122,6 +147,7 @@ export const CONFIRMATIONS = {
       confirmLabel: 'Delete',
     }),
     cancelled: 'Nothing was deleted: the deletion was cancelled.',
+    terminal: null,
   },
   'spaces.delete': {
     native: null,
@@ -134,6 +160,12 @@ export const CONFIRMATIONS = {
       typeToConfirm: name,
     }),
     cancelled: 'Nothing was deleted: the deletion was cancelled.',
+    // `--delete-space NAME`; counts as the terminal lists them ("2 conversations, 1 memory file").
+    terminal: ({ name, counts }) => ({
+      question: `Delete the space ${name} (${counts})? It stays in the trash for ${TRASH_KEEP_DAYS} days.`,
+      declined: 'Nothing was deleted.',
+      noTerminal: `Deleting the space ${name} needs a confirmation: run it on a terminal, or add --yes.`,
+    }),
   },
   'settings.reset': {
     native: null,
@@ -143,6 +175,7 @@ export const CONFIRMATIONS = {
       confirmLabel: 'Reset',
     }),
     cancelled: 'Nothing was reset: it was cancelled.',
+    terminal: null,
   },
   'sync.disconnect': {
     native: null,
@@ -154,6 +187,7 @@ export const CONFIRMATIONS = {
       confirmLabel: 'Disconnect',
     }),
     cancelled: 'Nothing was disconnected: it was cancelled.',
+    terminal: null,
   },
   'sync.resolveRewritten': {
     native: null,
@@ -174,6 +208,7 @@ export const CONFIRMATIONS = {
             confirmLabel: 'Take the remote’s',
           },
     cancelled: 'Nothing was changed: it was cancelled.',
+    terminal: null,
   },
   'sync.rewriteHistory': {
     native: null,
@@ -189,6 +224,23 @@ export const CONFIRMATIONS = {
       cancelLabel: 'Not now',
     }),
     cancelled: 'Nothing was rewritten: it was cancelled.',
+    terminal: null,
+  },
+  // The preview dialog is the confirmation, in every face: it lists each file the import writes.
+  'memory.importApply': {
+    native: null,
+    dialog: ({ added, changed, unchanged, conflicts, refused, overwrite }) => {
+      const writes = added + changed + (overwrite ? conflicts : 0);
+      return {
+        title: 'Import memory',
+        body: [
+          `${added} new, ${changed} changed, ${unchanged} unchanged, ${conflicts} in conflict, ${refused} refused.`,
+        ],
+        confirmLabel: `Import ${writes} ${writes === 1 ? 'file' : 'files'}`,
+      };
+    },
+    cancelled: 'Nothing was imported: the import was cancelled.',
+    terminal: null,
   },
 } satisfies ConfirmationTable;
 

@@ -14,6 +14,7 @@ import { type Listing, prefetchFolder } from './conversations/folder-load.js';
 import { ensureDataDir } from './data-dir.js';
 import { FanOutBus } from './events.js';
 import { finishPendingForgets } from './forget.js';
+import { followForgets } from './forget-follow.js';
 import type { HostServices } from './host.js';
 import type { KeyCipher } from './key-vault.js';
 import { createFileKeyVault } from './key-vault.js';
@@ -140,6 +141,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   } catch (error) {
     log.error('could not finish a forget cut short; it is tried again at the next start', { error });
   }
+  // Forgets made in another process on this folder: our copies go at once, not at our next start.
+  const forgets = followForgets(ctx);
   log.info('core started', {
     host: options.host.kind,
     version: ctx.version,
@@ -153,6 +156,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     () => memory.close(),
     () => memorySearch.detach(),
     () => closeAgent(ctx),
+    () => forgets.stop(),
     // First of all: the other spaces' runs abort and their memories close before Personal's.
     () => spaces.close(),
     // Before the spaces close: each sends what waits.

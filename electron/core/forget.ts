@@ -42,6 +42,7 @@ export async function forgetEverywhere(
   options: { tombstone?: boolean } = {},
 ): Promise<void> {
   const trace = await ctx.memory.forget(path);
+  underWay(ctx).add(trace.id);
   // A synced space's other devices forget it too (a tombstone that sync carries); sync's own forget,
   // applying another device's tombstone, makes none.
   if (options.tombstone !== false) recordTombstone(ctx.dataDir, ctx.space?.id ?? PERSONAL_ID, trace.path);
@@ -50,6 +51,9 @@ export async function forgetEverywhere(
     // An earlier forget that failed on the way is finished too (this one among them).
     await finishPendingForgets(ctx, trace.id);
   } catch (error) {
+    // A conversation another process is answering in: that process erases its copies itself, under its
+    // own hold (forget-follow.ts), and settles the forget.
+    if (isBusy(error) && (await settledElsewhere(ctx, trace.id))) return;
     ctx.log.error('forget: copies not erased yet', { error });
     throw new ContractError(
       'unavailable',
@@ -57,6 +61,36 @@ export async function forgetEverywhere(
         `(${(error as NodeJS.ErrnoException).code ?? 'a write failed'}). They are erased the next time the app starts; ` +
         'free some disk space or restart the app.',
     );
+  }
+}
+
+/** A conversation's lock is held by another process (the store's error, or the file lock's). */
+const isBusy = (error: unknown): boolean =>
+  (error instanceof ContractError && error.message.startsWith(BUSY_MESSAGE)) ||
+  (error as NodeJS.ErrnoException | null)?.code === 'EBUSY';
+
+/**
+ * Forgets made by this process: it finishes them itself (now, or at its next start when they fail), so its
+ * follower does not take them up. An id goes once its forget is settled (forget-follow.ts prunes them).
+ */
+const UNDER_WAY = new WeakMap<CoreContext['memory'], Set<string>>();
+export function underWay(ctx: CoreContext): Set<string> {
+  let ids = UNDER_WAY.get(ctx.memory);
+  if (!ids) UNDER_WAY.set(ctx.memory, (ids = new Set()));
+  return ids;
+}
+
+/** How long a forget waits for the process holding a conversation to erase its copies and settle it. */
+const SETTLE_ELSEWHERE_MS = 15_000;
+
+/** True once another process has settled forget `id` (within SETTLE_ELSEWHERE_MS). */
+async function settledElsewhere(ctx: CoreContext, id: string): Promise<boolean> {
+  const until = Date.now() + SETTLE_ELSEWHERE_MS;
+  for (;;) {
+    const pending = await ctx.memory.pendingForgets({ tidy: false });
+    if (!pending.some((t) => t.id === id)) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -91,11 +125,15 @@ async function keptContents(ctx: CoreContext): Promise<string[]> {
   return out;
 }
 
-async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise<void> {
+/** Erases every copy this process keeps or can reach (files under their locks) of what `trace` forgot. */
+export async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise<void> {
   for (const p of trace.paths) ctx.memorySearch.dropNow(p);
   const redactor = createRedactor({ ...trace, kept: await keptContents(ctx) });
   const dir = conversationsDir(ctx);
   const agent = getAgent(ctx);
+  await agent.store.init();
+  // First the runs' kept events: a window re-attaching during the rest of the forget is replayed no copy.
+  ctx.runs.redact(redactor, (id) => agent.store.has(id));
   await agent.redactForgotten(redactor, async (file) => redactConversationFile(file, redactor));
   const loaded = new Set(agent.store.ids().map((id) => `${id}.jsonl`));
   // Files the store does not know (damaged, or written by a newer version) may hold copies too.

@@ -3,7 +3,9 @@
 // call `chat.attach` with the last seq it saw and receive exactly what it missed.
 import { randomUUID } from 'node:crypto';
 import type { RunEvent, RunStatus } from '../../shared/channels/chat.js';
+import type { Redactor } from './conversations/redact.js';
 import type { EventBus } from './events.js';
+import { redactArriving, redactRunEvents } from './run-redact.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** What a run emits: the registry adds runId, conversationId and seq. */
@@ -30,6 +32,8 @@ interface RunRecord {
   onFinished: (() => void)[];
   /** Events whose effect is not in the conversation's records yet (streamed text, tool results), by seq. */
   unsaved: Map<string, number>;
+  /** Forgets made during the run: what it emits from then on may quote what it read before. */
+  redactors: Redactor[];
 }
 
 /**
@@ -66,6 +70,7 @@ export class RunRegistry {
       controller: new AbortController(),
       onFinished: [],
       unsaved: new Map(),
+      redactors: [],
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
@@ -75,6 +80,7 @@ export class RunRegistry {
       full.runId = record.runId;
       full.conversationId = record.conversationId;
       full.seq = record.events.length + 1;
+      for (const redactor of record.redactors) redactArriving(full, record.events, redactor);
       record.events.push(full);
       track(record, full);
       this.bus.emit('chat.event', full);
@@ -99,6 +105,19 @@ export class RunRegistry {
         this.retire(record.runId);
       },
     };
+  }
+
+  /**
+   * A forget: the events kept for replay (running runs and the finished ones still kept) lose the
+   * forgotten content, and a running run's later events are redacted before they go out. `of`: the
+   * conversations the forget is about (its space's).
+   */
+  redact(redactor: Redactor, of: (conversationId: string) => boolean): void {
+    for (const record of this.runs.values()) {
+      if (!of(record.conversationId)) continue;
+      redactRunEvents(record.events, redactor);
+      if (record.status === 'running') record.redactors.push(redactor);
+    }
   }
 
   abort(runId: string): boolean {

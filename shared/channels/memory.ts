@@ -191,9 +191,11 @@ export const memoryInvoke = {
     req: z.object({ uploadId: id.optional() }),
     res: z.object({ preview: importPreview.nullable() }),
   },
+  /** Writes the previewed files: changed ones (and conflicting ones, with overwriteConflicts) are replaced. */
   'memory.importApply': {
     req: z.object({ token: id, overwriteConflicts: z.boolean().default(false) }),
     res: z.object({ added: z.number().int(), changed: z.number().int(), skipped: z.number().int() }),
+    destructive: true as const,
   },
 };
 

@@ -166,9 +166,19 @@ export class Agent {
   async redactForgotten(redactor: Redactor, rewrite: (file: string) => Promise<boolean>): Promise<string[]> {
     await this.store.init();
     const changed: string[] = [];
+    // A conversation that fails (its file held by another process's run, a full disk) does not keep the
+    // others from being redacted: the first failure is thrown once all were tried.
+    let failure: { error: unknown } | undefined;
     // Every conversation, open or not (one not open here has its copies in its file only).
     for (const id of this.store.ids()) {
-      const redacted = await this.store.redact(id, (records) => redactor.records(records), rewrite);
+      let redacted: boolean;
+      try {
+        redacted = await this.store.redact(id, (records) => redactor.records(records), rewrite);
+      } catch (error) {
+        failure ??= { error };
+        // Its live records may have been redacted before its file part failed.
+        redacted = this.store.peek(id) !== undefined;
+      }
       if (!redacted) continue;
       changed.push(id);
       const state = this.store.peek(id);
@@ -183,6 +193,7 @@ export class Agent {
       await this.recall.open();
       await this.recall.save();
     }
+    if (failure) throw failure.error;
     return changed;
   }
 

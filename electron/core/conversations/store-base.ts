@@ -339,8 +339,9 @@ export class StoreBase {
   }
 
   /**
-   * Conversations whose live records a forget redacted in place in this process: what they hold here may
-   * differ from their file (a file part that failed is retried at the next start), which no head shows.
+   * Conversations whose live records a forget redacted in place in this process while their file still
+   * holds more (a file part that failed is retried at the next start), which no head shows. An entry goes
+   * when a later redaction reaches the file, or the conversation leaves this store.
    */
   protected readonly redactedHere = new Set<string>();
 
@@ -432,6 +433,7 @@ export class StoreBase {
       this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
+      this.redactedHere.delete(id);
       await this.writers.get(id)?.close();
       this.writers.delete(id);
       this.changed(id);

@@ -195,6 +195,7 @@ export class ConversationStore extends StoreBase {
           await this.pageSaver.drop(id);
           const known = this.book.has(id);
           this.book.delete(id);
+          this.redactedHere.delete(id);
           if (!this.byId.delete(id) && !known) return;
           this.tails.delete(id);
           await this.writers.get(id)?.close();
@@ -299,6 +300,7 @@ export class ConversationStore extends StoreBase {
       this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
+      this.redactedHere.delete(id);
       await writer?.close();
       await fs.rm(this.fileOf(id), { force: true });
       await this.pageSaver.drop(id);
@@ -346,6 +348,7 @@ export class ConversationStore extends StoreBase {
       this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
+      this.redactedHere.delete(id);
     });
     this.changed(id);
   }
@@ -381,6 +384,8 @@ export class ConversationStore extends StoreBase {
     const live = state
       ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
       : false;
+    // Marked until the file holds the same: a file part that fails leaves the two different until the
+    // next start finishes the forget.
     if (live) this.redactedHere.add(id);
     // Under the conversation's lock (at once under this process's own lease): the file is replaced, which
     // must not happen while another process appends to it; its catch-up then sees the new inode and reloads.
@@ -392,6 +397,7 @@ export class ConversationStore extends StoreBase {
       if (state) unmark([...state.messages, ...state.entries.map((e) => e.record)]);
       await this.pageSaver.drop(id);
     }
+    if (onDisk) this.redactedHere.delete(id);
     if (!state && onDisk) await this.reloadFiles([id]);
     else if (live) this.changed(id);
     return live || onDisk;

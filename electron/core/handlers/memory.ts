@@ -157,6 +157,9 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
       if (!source) return { preview: null };
       return { preview: await imports.preview(source) };
     }),
-    'memory.importApply': guard(({ token, overwriteConflicts }) => imports.apply(token, overwriteConflicts)),
+    'memory.importApply': guard(async ({ token, overwriteConflicts }) => {
+      await confirmNatively(ctx.host, 'memory.importApply');
+      return imports.apply(token, overwriteConflicts);
+    }),
   };
 }

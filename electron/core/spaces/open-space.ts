@@ -12,6 +12,7 @@ import { createHandlers } from '../backend.js';
 import type { CoreContext, SettingsStore } from '../context.js';
 import { FanOutBus } from '../events.js';
 import { finishPendingForgets } from '../forget.js';
+import { followForgets } from '../forget-follow.js';
 import { memoryLimitsOf } from '../memory-limits.js';
 import { RunRegistry } from '../runs.js';
 import type { IdleWarmer } from './idle-warm.js';
@@ -98,6 +99,7 @@ export async function openSpace(
   } catch (error) {
     root.log.error('could not finish a forget cut short; it is tried again at the next start', { error });
   }
+  const forgets = followForgets(ctx);
   return {
     id,
     ctx,
@@ -105,7 +107,12 @@ export async function openSpace(
     bus,
     close: async () => {
       unqueue();
-      await closeContext(ctx, [() => closeAgent(ctx), () => search.detach(), () => memory.close()]);
+      await closeContext(ctx, [
+        () => forgets.stop(),
+        () => closeAgent(ctx),
+        () => search.detach(),
+        () => memory.close(),
+      ]);
     },
   };
 }

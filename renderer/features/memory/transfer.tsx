@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import type { ResOut } from '../../../shared/contract';
 import { startDownload, uploadForImport } from '../../api';
 import { Button } from '../../components/button';
+import { TABLE } from '../../../shared/confirmations.js';
 import { Dialog } from '../../components/dialog';
 import { Spinner } from '../../components/spinner';
 import { errorMessage } from '../../lib/format';
@@ -198,18 +199,27 @@ function ImportPreview(props: {
   const { preview } = props;
   const writes =
     preview.added.length + preview.changed.length + (props.overwrite ? preview.conflicts.length : 0);
+  // The words are the confirmations table's: the import is a destructive action like the others.
+  const ask = TABLE['memory.importApply'].dialog({
+    added: preview.added.length,
+    changed: preview.changed.length,
+    unchanged: preview.unchanged.length,
+    conflicts: preview.conflicts.length,
+    refused: preview.refused.length,
+    overwrite: props.overwrite,
+  });
   return (
     <Dialog
       open
-      title="Import memory"
+      title={ask.title}
       size="lg"
       onClose={props.onCancel}
-      description={`${preview.added.length} new, ${preview.changed.length} changed, ${preview.unchanged.length} unchanged, ${preview.conflicts.length} in conflict, ${preview.refused.length} refused.`}
+      description={ask.body.map((part) => (typeof part === 'string' ? part : part.code)).join('')}
       footer={
         <>
-          <Button onClick={props.onCancel}>Cancel</Button>
+          <Button onClick={props.onCancel}>{ask.cancelLabel ?? 'Cancel'}</Button>
           <Button variant="primary" disabled={props.busy || writes === 0} onClick={props.onApply}>
-            {props.busy ? 'Importing…' : `Import ${writes} ${writes === 1 ? 'file' : 'files'}`}
+            {props.busy ? 'Importing…' : ask.confirmLabel}
           </Button>
         </>
       }

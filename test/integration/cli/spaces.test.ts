@@ -14,6 +14,7 @@ import {
   text,
   toolUse,
 } from '../../fixtures/fake-anthropic/index.js';
+import { CONFIRMATIONS } from '../../../shared/confirmations.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const cli = path.join(root, 'dist/electron/cli.js');
@@ -152,12 +153,20 @@ describe('the CLI in spaces', () => {
   });
 
   it('--delete-space asks; without a terminal it needs --yes (exit 2); Personal cannot go', async () => {
+    // The words are the confirmations table's (shared/confirmations.ts), as every face's are.
+    const words = CONFIRMATIONS['spaces.delete'].terminal({
+      name: 'Acme Corp',
+      counts: '2 conversations, 1 memory file',
+    });
     const noTty = await run(['--delete-space', 'Acme Corp']);
     expect(noTty.code).toBe(2);
     expect(noTty.stderr).toMatch(/needs a confirmation: run it on a terminal, or add --yes/);
+    expect(noTty.stderr).toContain(words.noTerminal);
     expect(onlySpace()).toHaveLength(1);
     const declined = await run(['--delete-space', 'Acme Corp'], { tty: 'n\n' });
     expect(declined.stdout).toMatch(/Delete the space Acme Corp \(2 conversations, 1 memory file\)\?/);
+    expect(declined.stdout).toContain(`${words.question} [y/N] `);
+    expect(declined.stdout).toContain(words.declined);
     expect(declined.stdout).toContain('Nothing was deleted.');
     expect(onlySpace()).toHaveLength(1);
     expect(await run(['--delete-space', 'personal', '--yes'])).toMatchObject({

@@ -30,11 +30,7 @@ export interface WebApp {
 
 export async function startApp(dataDir: string, fake: FakeAnthropic): Promise<WebApp> {
   const web = await start(entry('web-main'), ['--data-dir', dataDir], fakeEnv(fake), READY_URL, TIMEOUT_MS);
-  const url = new URL(web.match[1]!);
-  const client = createWsTransport({
-    url: `ws://${url.host}/ws?token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`,
-    createSocket: (u) => new WebSocket(u, { origin: url.origin }) as unknown as WebSocketLike,
-  });
+  const client = connect(web);
   const events: RunEvent[] = [];
   client.api.on('chat.event', (e) => events.push(e));
   await client.api['app.ready']({});
@@ -47,6 +43,15 @@ export async function startApp(dataDir: string, fake: FakeAnthropic): Promise<We
       return web.stop();
     },
   };
+}
+
+/** Another window on the running app (e.g. one reloading): its own WebSocket, as the page opens it. */
+export function connect(web: Running): WsTransport {
+  const url = new URL(web.match[1]!);
+  return createWsTransport({
+    url: `ws://${url.host}/ws?token=${encodeURIComponent(url.searchParams.get('token') ?? '')}`,
+    createSocket: (u) => new WebSocket(u, { origin: url.origin }) as unknown as WebSocketLike,
+  });
 }
 
 /** The run's end, once the app reported it. */

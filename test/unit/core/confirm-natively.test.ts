@@ -44,7 +44,8 @@ describe('the main side asks natively exactly where shared/confirmations.ts says
   });
 
   it('never asks for the actions the page confirms, and never without a native box', async () => {
-    expect(pageOnly.length).toBeGreaterThanOrEqual(6);
+    expect(pageOnly.length).toBeGreaterThanOrEqual(7);
+    expect(pageOnly).toContain('memory.importApply');
     const host = recordingHost(false);
     for (const action of pageOnly)
       await (confirmNatively as (h: typeof host, a: string) => Promise<void>)(host, action);

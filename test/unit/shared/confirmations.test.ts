@@ -30,6 +30,8 @@ describe('the destructive actions table', () => {
         'sync.disconnect',
         'sync.resolveRewritten',
         'sync.rewriteHistory',
+        // Replaces changed (and, when asked, conflicting) files with the imported versions.
+        'memory.importApply',
       ]),
     );
   });
@@ -146,6 +148,13 @@ describe('the destructive actions table', () => {
       'Rewrite the remote’s history',
       '/memories/a.md is forgotten on this device, and Work’s other devices',
     ],
+    [
+      'memory.importApply',
+      { added: 2, changed: 1, unchanged: 4, conflicts: 1, refused: 0, overwrite: false },
+      'Import memory',
+      'Import 3 files',
+      '2 new, 1 changed, 4 unchanged, 1 in conflict, 0 refused.',
+    ],
   ] as const)('%s: the page asks “%s”', (action, target, title, label, phrase) => {
     const ask = (TABLE[action].dialog as (t: typeof target) => PageConfirm)(target);
     expect(ask).toMatchObject({ title, confirmLabel: label });
@@ -160,5 +169,28 @@ describe('the destructive actions table', () => {
     const rewrite = TABLE['sync.rewriteHistory'].dialog({ path: '/memories/a.md', spaceName: 'W' });
     expect(rewrite.cancelLabel).toBe('Not now');
     expect(rewrite.more?.[0]).toMatch(/^Rewriting the history removes them from the remote\./);
+  });
+
+  it('the import counts the conflicting files it overwrites, one file in the singular', () => {
+    const counts = { added: 0, changed: 0, unchanged: 0, conflicts: 1, refused: 0 };
+    expect(TABLE['memory.importApply'].dialog({ ...counts, overwrite: true }).confirmLabel).toBe(
+      'Import 1 file',
+    );
+    expect(TABLE['memory.importApply'].dialog({ ...counts, overwrite: false }).confirmLabel).toBe(
+      'Import 0 files',
+    );
+  });
+
+  it('words the terminal’s question too, for each action the CLI offers', () => {
+    // The CLI offers --delete-space; every other entry says it has no terminal command.
+    const offered = actions.filter((a) => TABLE[a].terminal !== null);
+    expect(offered).toEqual(['spaces.delete']);
+    expect(
+      CONFIRMATIONS['spaces.delete'].terminal({ name: 'Acme', counts: '2 conversations, 1 memory file' }),
+    ).toEqual({
+      question: 'Delete the space Acme (2 conversations, 1 memory file)? It stays in the trash for 30 days.',
+      declined: 'Nothing was deleted.',
+      noTerminal: 'Deleting the space Acme needs a confirmation: run it on a terminal, or add --yes.',
+    });
   });
 });
