@@ -1,4 +1,4 @@
-// conversations.*: list, open, create, rename, delete, search (the recall index: titles and content), the
+// conversations.*: list, open, rename, delete, search (the recall index: titles and content), the
 // recall switches (per conversation and per space) and export.
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
@@ -70,10 +70,6 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       const page = pageAt(state, at, req.limit);
       // Only a page that reaches the end is where a live run's events continue.
       return { ...page, ...(page.newer === null ? { runs: run ? [run] : [] } : {}) };
-    },
-    'conversations.create': async (req) => {
-      const state = await (await store()).create({ title: req.title, memory: req.memory });
-      return { conversation: summarize(state) };
     },
     'conversations.rename': async (req) => ({
       conversation: summarize(await (await store()).rename(req.id, req.title)),

@@ -7,6 +7,9 @@ import type { RunEvent } from '../../../shared/channels/chat.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import { type Core, createCore } from '../../../electron/core/create-core.js';
 import type { HostServices } from '../../../electron/core/host.js';
+import { getAgent } from '../../../electron/core/agent/index.js';
+import type { CoreContext } from '../../../electron/core/context.js';
+import { summarize } from '../../../electron/core/conversations/store.js';
 import {
   type FakeAnthropic,
   startFakeAnthropic,
@@ -93,6 +96,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 export const call = { clientId: 'test' };
+
+/**
+ * A new, empty conversation in `ctx`'s space, made by its store: no channel makes one (the app's
+ * conversations start with their first chat.send), so tests that need one before a message use this.
+ */
+export async function newConversation(ctx: CoreContext, options: { title?: string; memory?: boolean } = {}) {
+  return summarize(await getAgent(ctx).store.create({ memory: true, ...options }));
+}
 
 export function textOf(events: RunEvent[]): string {
   return events

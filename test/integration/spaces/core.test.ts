@@ -7,7 +7,7 @@ import { gate, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import type { HostServices } from '../../../electron/core/host.js';
 import { createCore } from '../../../electron/core/create-core.js';
 import { PERSONAL_ID, SpaceRegistry, TRASH_KEEP_MS } from '../../../electron/core/spaces/index.js';
-import { type Harness, call, send, startHarness } from '../agent/harness.js';
+import { type Harness, call, newConversation, send, startHarness } from '../agent/harness.js';
 import { follow, ofType, sendIn } from './support.js';
 
 let h: Harness | undefined;
@@ -351,10 +351,7 @@ describe('the counts beside each space', () => {
     // Changes made here: in an open space, and by a transfer into a space not opened before.
     const w = await h.core.spaces.open(work.id);
     await w.ctx.memory.create('/memories/a.md', 'a\n', USER);
-    const { conversation } = await h.core.handlers['conversations.create'](
-      { title: 'Moved', memory: true },
-      call,
-    );
+    const conversation = await newConversation(h.core.ctx, { title: 'Moved' });
     await h.core.handlers['conversations.moveToSpace']({ id: conversation.id, to: home.id }, call);
     await h.core.handlers['memory.create']({ path: '/memories/p.md', content: 'p\n' }, call);
     const until = Date.now() + 5_000;
