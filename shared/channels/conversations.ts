@@ -114,6 +114,7 @@ export const conversationsInvoke = {
   'conversations.moveToSpace': {
     req: z.object({ id, to: spaceId }),
     res: z.object({ conversation: conversationSummary }),
+    transfer: true as const,
   },
 };
 

@@ -10,8 +10,8 @@ import type { ConversationState } from '../conversations/state.js';
 import { UNTITLED, summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
-// The transfers to another space are in transfer.ts.
-type Domain = Omit<DomainHandlers<'conversations'>, 'conversations.moveToSpace'>;
+// The transfers to another space (`transfer: true`) are in transfer.ts.
+type Domain = DomainHandlers<'conversations'>;
 
 /** The page around a message; its end when the message is gone (edited away): the window just opens. */
 function aroundOrLast(state: ConversationState, id: string, limit: number) {

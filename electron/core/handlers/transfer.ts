@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isMemoryError, parseMemoryPath, type SpaceRef } from '../../../memory/index.js';
 import { PERSONAL_SPACE_ID } from '../../../shared/channels/spaces.js';
-import type { Handlers } from '../../../shared/contract.js';
+import type { Handlers, TransferHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
 import type { CoreContext } from '../context.js';
@@ -13,13 +13,8 @@ import type { EventRecord } from '../conversations/records.js';
 import { summarize } from '../conversations/store.js';
 import { toContractError } from './memory.js';
 
-export const TRANSFER_CHANNELS = [
-  'memory.copyToSpace',
-  'memory.moveToSpace',
-  'conversations.moveToSpace',
-] as const;
-export type TransferChannel = (typeof TRANSFER_CHANNELS)[number];
-type Domain = Pick<Handlers, TransferChannel>;
+// Which channels are transfers is the contract's (`transfer: true` on the channel's spec).
+type Domain = TransferHandlers;
 
 function refOf(ctx: CoreContext): SpaceRef {
   return { id: ctx.space?.id ?? PERSONAL_SPACE_ID, name: ctx.space?.name() ?? 'Personal' };
