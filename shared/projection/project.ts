@@ -402,8 +402,8 @@ function applyEvent(d: Draft, ev: RunEvent): void {
       });
       return;
     default:
-      // memory.backfill, context.*, turn.limit and run.error are notices for the terminal and the meter:
-      // their cards arrive as `card` events, exactly as they are stored.
+      // run.error is the run's outcome (the status, Retry): its card arrives as a `card` event, exactly
+      // as it is stored.
       return;
   }
 }

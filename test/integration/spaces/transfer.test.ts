@@ -12,7 +12,7 @@ import type { RunEvent } from '../../../shared/channels/chat.js';
 import type { Api } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { spaceBound } from '../../../shared/transport/api-proxy.js';
-import { type Harness, startHarness } from '../agent/harness.js';
+import { type Harness, cardsOf, startHarness } from '../agent/harness.js';
 
 let h: Harness | undefined;
 let client: MemoryClient | undefined;
@@ -192,9 +192,12 @@ describe('copy and move between spaces', () => {
     expect(sent.indexOf('WORK-FACT')).toBe(given);
     expect(sent.indexOf('moved to another space')).toBeGreaterThan(sent.lastIndexOf('Hello from Personal.'));
     expect(sent).not.toContain('Memory update from the app');
-    expect(events.filter((e) => e.runId === next.runId && e.type === 'memory.backfill')).toEqual([
-      expect.objectContaining({ files: [expect.objectContaining({ path: '/memories/work.md' })] }),
-    ]);
+    expect(
+      cardsOf(
+        events.filter((e) => e.runId === next.runId),
+        'backfill',
+      ),
+    ).toEqual([expect.objectContaining({ files: [expect.objectContaining({ path: '/memories/work.md' })] })]);
     expect(existsSync(path.join(h!.dataDir, 'spaces', work, 'memories', 'after.md'))).toBe(true);
     expect(existsSync(path.join(h!.dataDir, 'memories', 'after.md'))).toBe(false);
 
@@ -202,7 +205,12 @@ describe('copy and move between spaces', () => {
     fake.enqueue(text('Still Work.'));
     const third = await w['chat.send']({ conversationId: id, text: 'Thanks' });
     await finished(events, third.runId);
-    expect(events.filter((e) => e.runId === third.runId && e.type === 'memory.backfill')).toEqual([]);
+    expect(
+      cardsOf(
+        events.filter((e) => e.runId === third.runId),
+        'backfill',
+      ),
+    ).toEqual([]);
   });
 
   it('refuses to move a conversation while a reply is being written in it', async () => {
