@@ -1,6 +1,8 @@
 // What the terminal prints of a run: the shared projection's items (shared/projection, the same the chat
-// shows), one line per tool call, refusal and card as it appears, and the last answer's text at the end.
+// shows), one line per tool call, refusal and card as it appears (a card's line is the projection's, beside
+// its label: shared/projection/cards.ts), and the last answer's text at the end.
 import type { RunEvent } from '../shared/channels/chat.js';
+import { cardTerminalLine } from '../shared/projection/cards.js';
 import type { ViewItem } from '../shared/projection/items.js';
 import { applyEvents } from '../shared/projection/project.js';
 import { recallCard } from '../shared/projection/recall.js';
@@ -11,23 +13,6 @@ export function brief(input: unknown): string {
   const i = input as Record<string, unknown>;
   const keys = ['command', 'path', 'old_path', 'new_path', 'query'].filter((k) => i[k] !== undefined);
   return JSON.stringify(Object.fromEntries(keys.map((k) => [k, i[k]])));
-}
-
-/** The line a card prints as (terminals read the structured fact; the chat reads the label). */
-function cardLine(item: Extract<ViewItem, { kind: 'event' }>): string {
-  const fact = item.fact;
-  switch (fact?.kind) {
-    case 'backfill':
-      return `[memory backfill] ${fact.files.length} of ${fact.totalFiles} files, about ${fact.tokens} tokens: ${fact.files.map((f) => f.path).join(', ') || '(index only)'}`;
-    case 'cleared':
-      return `[tool results cleared] ${fact.count} tool results, about ${fact.tokens} tokens (${fact.strategy})`;
-    case 'compacted':
-      return `[compaction] ${fact.messages} messages summarized (${fact.strategy}), about ${fact.tokensBefore} → ${fact.tokensAfter} tokens`;
-    case 'turn_limit':
-      return `[turn limit] stopped after ${fact.turns} turns`;
-    default:
-      return `[${item.event.replace(/_/g, ' ')}] ${item.text}${item.detail ? `: ${item.detail}` : ''}`;
-  }
 }
 
 export class RunPrinter {
@@ -58,7 +43,7 @@ export class RunPrinter {
           this.print(`[recall] ${recall.label}${titles.length ? `: ${titles.join(', ')}` : ''}`);
         }
       } else if (item.kind === 'event' && this.once(item.id)) {
-        this.print(cardLine(item));
+        this.print(cardTerminalLine(item));
       }
     }
   }

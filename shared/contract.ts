@@ -20,6 +20,13 @@ export interface InvokeSpec {
   res: z.ZodType;
   /** It destroys something the user may want back: shared/confirmations.ts must say how it is confirmed. */
   destructive?: true;
+  /**
+   * It reaches a second space, the one its request names (`to`): one handler file implements all such
+   * channels (electron/core/handlers/transfer.ts, see TransferHandlers), not their domain's.
+   */
+  transfer?: true;
+  /** Of a space-free domain (SPACE_FREE_DOMAINS), yet answered in the call's space (see isSpaceFree). */
+  spaced?: true;
 }
 
 export const invoke = {
@@ -87,7 +94,8 @@ export function isEventName(name: unknown): name is EventName {
  *   does not exist or was deleted is refused with `not_found`; a call is never answered from another space.
  * - The domains in SPACE_FREE_DOMAINS (`app.*`, `spaces.*`) are the same in every space: their calls are
  *   answered whatever space the envelope names, even a deleted one, so such a window can still recover
- *   (all but `app.openDataFolder`, whose memory folder is the space's: see isSpaceFree).
+ *   (all but the channels whose spec says `spaced: true`, such as the one revealing the space's memory
+ *   folder: see isSpaceFree).
  * - Events travel tagged with the space they happened in (`{t:'event', name, payload, space}`; Electron's
  *   IPC event message likewise); a listener gets `(payload, { space })`. Events of the space-free domains
  *   carry no space. The renderer's bridge (renderer/store/bridge.ts) applies only its current space's.
@@ -96,13 +104,14 @@ export function isEventName(name: unknown): name is EventName {
 /** Domains whose channels and events do not depend on the space (see "Spaces on the wire"). */
 export const SPACE_FREE_DOMAINS = ['app', 'spaces'] as const;
 
-/** The channels of those domains that do depend on it (the memory folder it reveals is the space's). */
-const SPACED_IN_FREE_DOMAINS: readonly string[] = ['app.openDataFolder'];
-
-/** Is this channel or event answered the same in every space? */
+/**
+ * Is this channel or event answered the same in every space? Those of SPACE_FREE_DOMAINS are, but for the
+ * channels whose spec says `spaced: true` (such as the memory folder app.openDataFolder reveals).
+ */
 export function isSpaceFree(name: string): boolean {
   const domain = name.slice(0, name.indexOf('.'));
-  return (SPACE_FREE_DOMAINS as readonly string[]).includes(domain) && !SPACED_IN_FREE_DOMAINS.includes(name);
+  if (!(SPACE_FREE_DOMAINS as readonly string[]).includes(domain)) return false;
+  return !(isInvokeName(name) && (invoke[name] as InvokeSpec).spaced === true);
 }
 
 /** What travels beside an event's payload. */
@@ -124,13 +133,24 @@ export type Handlers = {
   [K in InvokeName]: (req: ReqOut<K>, ctx: CallContext) => Promise<ResIn<K>>;
 };
 
+/** The channels whose spec carries `flag: true` (`destructive`, `transfer`, ...): named by the table only. */
+export type FlaggedName<F extends keyof InvokeSpec> = {
+  [K in InvokeName]: Invoke[K] extends { [P in F]: true } ? K : never;
+}[InvokeName];
+
+/** The channels that reach a second space (`transfer: true`). */
+export type TransferName = FlaggedName<'transfer'>;
+
 /**
  * The handlers of one domain (`chat`, `memory`, ...), derived from the table: a handler file implements
- * exactly its domain's channels and names none of them twice.
+ * exactly its domain's channels and names none of them twice. The transfers are TransferHandlers'.
  */
 export type DomainHandlers<D extends string> = {
-  [K in InvokeName as K extends `${D}.${string}` ? K : never]: Handlers[K];
+  [K in Exclude<InvokeName, TransferName> as K extends `${D}.${string}` ? K : never]: Handlers[K];
 };
+
+/** The handlers of every transfer channel, whatever its domain: one file implements them. */
+export type TransferHandlers = Pick<Handlers, TransferName>;
 
 /** The renderer's view of the backend: one function per channel plus event subscription. */
 export type Api = {

@@ -3,7 +3,7 @@ import type { Memory } from '../../memory/index.js';
 import type { MemorySearch } from '../../memory/search/index.js';
 import type { ApiKeyStatus, Settings } from '../../shared/channels/settings.js';
 import type { SpaceInfo, SpaceListed, TrashedSpaceInfo } from '../../shared/channels/spaces.js';
-import type { ReqOut, ResIn } from '../../shared/contract.js';
+import type { DomainHandlers, ReqOut, ResIn } from '../../shared/contract.js';
 import type { Listing } from './conversations/folder-load.js';
 import type { EventBus } from './events.js';
 import type { HostServices } from './host.js';
@@ -67,23 +67,13 @@ export interface SpacesLink {
  * Sync as the sync.* handlers see it (sync/link.ts over the SyncService fits it): an interface here, so
  * the handlers do not import sync/ (which reaches the spaces, which build handler tables: a cycle).
  */
-export interface SyncLink {
-  view(spaceId: string): Promise<ResIn<'sync.status'>>;
-  configure(spaceId: string, req: ReqOut<'sync.configure'>): Promise<ResIn<'sync.configure'>>;
-  disconnect(spaceId: string): Promise<ResIn<'sync.disconnect'>>;
-  syncNow(spaceId: string): Promise<ResIn<'sync.syncNow'>>;
-  resolveRewritten(
-    spaceId: string,
-    req: ReqOut<'sync.resolveRewritten'>,
-  ): Promise<ResIn<'sync.resolveRewritten'>>;
-  rewriteHistory(spaceId: string): Promise<ResIn<'sync.rewriteHistory'>>;
-  setCheckInterval(spaceId: string, seconds: number): Promise<ResIn<'sync.setCheckInterval'>>;
-  conflicts(spaceId: string): Promise<ResIn<'sync.conflicts'>>;
-  conflict(spaceId: string, id: string): Promise<ResIn<'sync.conflict'>>;
-  resolve(spaceId: string, req: ReqOut<'sync.resolve'>): Promise<ResIn<'sync.resolve'>>;
+export type SyncLink = {
+  /** Each sync.* channel's work in a space, named and typed by the contract (a new channel adds none here). */
+  [K in keyof DomainHandlers<'sync'>]: (spaceId: string, req: ReqOut<K>) => Promise<ResIn<K>>;
+} & {
   /** Before a new conversation loads its memory: the other devices' changes, if they come quickly. */
   beforeConversation(spaceId: string): Promise<void>;
-}
+};
 
 export interface CoreContext {
   /** Absolute; never shown to the model. The data folder (logs, settings, the spaces), whatever the space. */

@@ -184,14 +184,18 @@ export const useChat = create<ChatState>()((set, get) => {
       }
       if (token !== loadToken) return;
       const now = get();
-      // Items this window already has (a turn that grew while it was open) stay as they are.
-      const known = new Set(now.items.map((i) => i.id));
-      const fresh = page.items.filter((i) => !known.has(i.id));
+      // Pages are whole turns, so a page before the turn the window starts with ends where the window
+      // begins: prepended as it is, nothing can repeat.
       if (direction === 'older') {
-        set({ items: [...fresh, ...now.items], older: page.older, paging: null });
+        set({ items: [...page.items, ...now.items], older: page.older, paging: null });
         return;
       }
-      set({ items: [...now.items, ...fresh], newer: page.newer, paging: null });
+      // A page from the turn after the window's last one starts there, unless a record stored since
+      // joined the two turns (page-index.ts): then it starts at the window's last turn, which it brings
+      // whole and up to date, so the window's items from that turn's first one on are replaced by it.
+      const joined = page.items.length ? now.items.findIndex((i) => i.id === page.items[0]!.id) : -1;
+      const kept = joined < 0 ? now.items : now.items.slice(0, joined);
+      set({ items: [...kept, ...page.items], newer: page.newer, paging: null });
       const live = page.newer === null ? page.runs.find((r) => r.status === 'running') : undefined;
       if (live) await follow(live.runId, conversationId, live.seq);
     },

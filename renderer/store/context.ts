@@ -77,7 +77,9 @@ function onRunEvent(event: EventPayload<'chat.event'>): void {
   if (event.type === 'run.started' || (event.type !== 'run.finished' && !get().running[id])) {
     if (!get().running[id]) set({ running: { ...get().running, [id]: true } });
   }
-  if (event.type === 'context.compacted' || event.type === 'context.cleared') void loadContext(id);
+  // The Context tab's history changed: the card event is the one event of a clearing or a compaction.
+  if (event.type === 'card' && (event.card.kind === 'compacted' || event.card.kind === 'cleared'))
+    void loadContext(id);
   if (event.type === 'run.finished') {
     set({ running: { ...get().running, [id]: false } });
     const current = get().byConversation[id];

@@ -23,6 +23,8 @@ export const appInvoke = {
   'app.openDataFolder': {
     req: z.object({ which: z.enum(['data', 'memories']) }),
     res: z.object({ opened: z.boolean() }),
+    // The memory folder it reveals is the space's: answered in the call's space, unlike the rest of app.*.
+    spaced: true as const,
   },
   /** Tell the main side this window is ready for events (queued ones are flushed then). */
   'app.ready': { req: z.object({}), res: ok },

@@ -62,29 +62,6 @@ export const runEvent = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
-    type: z.literal('memory.backfill'),
-    files: z.array(z.object({ path: memoryPath, tokens: z.number() })),
-    totalFiles: z.number().int(),
-    tokens: z.number(),
-  }),
-  z.object({
-    ...base,
-    type: z.literal('context.cleared'),
-    strategy: z.enum(['native', 'local']),
-    clearedToolUses: z.number().int(),
-    clearedTokens: z.number(),
-  }),
-  z.object({
-    ...base,
-    type: z.literal('context.compacted'),
-    strategy: z.enum(['native', 'local']),
-    summary: z.string(),
-    messagesCompacted: z.number().int(),
-    tokensBefore: z.number(),
-    tokensAfter: z.number(),
-  }),
-  z.object({
-    ...base,
     type: z.literal('review.request'),
     reviewId: id,
     /** The stored review card's time. */
@@ -101,8 +78,10 @@ export const runEvent = z.discriminatedUnion('type', [
     reviewId: id,
     outcome: z.enum(['approved', 'edited', 'rejected']),
   }),
-  z.object({ ...base, type: z.literal('turn.limit'), turns: z.number().int() }),
-  /** A card, exactly as it was stored (the record's id and fact): the chat's only source of cards. */
+  /**
+   * A card, exactly as it was stored (the record's id and fact): the one event of what it says (memory
+   * given, results cleared, a compaction, the turn limit, ...), for every face and store alike.
+   */
   z.object({ ...base, type: z.literal('card'), id, card: cardFact, at: z.string().optional() }),
   z.object({
     ...base,

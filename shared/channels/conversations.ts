@@ -66,10 +66,6 @@ export const conversationsInvoke = {
     req: z.object({ id, before: id.optional(), from: id.optional(), limit: pageLimit }),
     res: z.object({ items: z.array(transcriptItem), ...pageCursors, runs: liveRuns }),
   },
-  'conversations.create': {
-    req: z.object({ title: z.string().max(200).optional(), memory: z.boolean().default(true) }),
-    res: z.object({ conversation: conversationSummary }),
-  },
   'conversations.rename': {
     req: z.object({ id, title: z.string().trim().min(1).max(200) }),
     res: z.object({ conversation: conversationSummary }),
@@ -118,6 +114,7 @@ export const conversationsInvoke = {
   'conversations.moveToSpace': {
     req: z.object({ id, to: spaceId }),
     res: z.object({ conversation: conversationSummary }),
+    transfer: true as const,
   },
 };
 

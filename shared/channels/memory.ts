@@ -166,9 +166,9 @@ export const memoryInvoke = {
    * path), through that space's memory API: its guards (secrets, size, quota) apply, and its journal says
    * which space the file came from. A file already there is a `conflict` (nothing is overwritten).
    */
-  'memory.copyToSpace': { req: transferReq, res: transferRes },
+  'memory.copyToSpace': { req: transferReq, res: transferRes, transfer: true as const },
   /** "Move to space…": the copy above, then the file is deleted here, journaled here with where it went. */
-  'memory.moveToSpace': { req: transferReq, res: transferRes },
+  'memory.moveToSpace': { req: transferReq, res: transferRes, transfer: true as const },
   /** Electron: a save dialog picks the file. Browser: returns a one-time download URL. */
   'memory.export': {
     req: z.object({ includeJournal: z.boolean().default(false) }),

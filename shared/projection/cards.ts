@@ -142,6 +142,36 @@ export function cardLabel(fact: LabelledCard): string {
   }
 }
 
+/** A card as the projection's item carries it (items.ts's `event` item; named here to avoid a cycle). */
+export interface CardItem {
+  /** The card's kind. */
+  event: string;
+  text: string;
+  detail?: string | undefined;
+  fact?: CardFact | undefined;
+}
+
+/**
+ * The card as the terminal prints it (electron/cli-printer.ts): a bracketed tag, then the counts in full
+ * (a terminal's output is read by scripts too, so tokens are not rounded); a card with nothing more to
+ * say than its label prints the label and its detail.
+ */
+export function cardTerminalLine(card: CardItem): string {
+  const fact = card.fact;
+  switch (fact?.kind) {
+    case 'backfill':
+      return `[memory backfill] ${fact.files.length} of ${fact.totalFiles} files, about ${fact.tokens} tokens: ${fact.files.map((f) => f.path).join(', ') || '(index only)'}`;
+    case 'cleared':
+      return `[tool results cleared] ${fact.count} tool results, about ${fact.tokens} tokens (${fact.strategy})`;
+    case 'compacted':
+      return `[compaction] ${fact.messages} messages summarized (${fact.strategy}), about ${fact.tokensBefore} → ${fact.tokensAfter} tokens`;
+    case 'turn_limit':
+      return `[turn limit] stopped after ${fact.turns} turns`;
+    default:
+      return `[${card.event.replace(/_/g, ' ')}] ${card.text}${card.detail ? `: ${card.detail}` : ''}`;
+  }
+}
+
 /** What the card expands to, if anything. */
 export function cardDetail(fact: LabelledCard): string | undefined {
   switch (fact.kind) {

@@ -67,7 +67,12 @@ class Draft {
     return item?.kind === kind ? (item as ViewItemOf<K>) : undefined;
   }
 
-  /** Appends an item unless one with its id exists (a replayed event changes nothing). */
+  /**
+   * Appends an item unless one with its id exists. Not a heuristic: an item's id is its record's, and a
+   * window that opened from records attaches after the run's saved seq (runs.ts savedSeq: before the
+   * first event whose record is not stored yet), so the events it then gets can include ones whose record
+   * it already holds (a card stored after an unsaved delta): the same record, the same item.
+   */
   add(item: ViewItem): void {
     if (this.at(item.id) >= 0) return;
     this.ids().set(item.id, this.items.length);
@@ -402,8 +407,8 @@ function applyEvent(d: Draft, ev: RunEvent): void {
       });
       return;
     default:
-      // memory.backfill, context.*, turn.limit and run.error are notices for the terminal and the meter:
-      // their cards arrive as `card` events, exactly as they are stored.
+      // run.error is the run's outcome (the status, Retry): its card arrives as a `card` event, exactly
+      // as it is stored.
       return;
   }
 }

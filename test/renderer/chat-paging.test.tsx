@@ -106,6 +106,23 @@ describe('a paged conversation in the chat slice', () => {
     await waitFor(() => expect(backend.callsTo('chat.attach')).toEqual([{ runId: 'r-live', afterSeq: 0 }]));
   });
 
+  it('takes a page that starts at its last turn (joined to the next since) whole, once and up to date', async () => {
+    await useChat.getState().open(ID, { focus: 'm100' });
+    const shown = ids();
+    const newer = useChat.getState().newer!;
+    // A record stored since joined the window's last turn to the next: the page from the next turn
+    // starts at the window's last turn, whose answer it changed.
+    const last = index(newer) - 2;
+    backend.impl['conversations.page'] = () => {
+      const p = page(last, index(newer) + 4);
+      const items = p.items.map((i) => (i.id === `m${last + 1}` ? { ...i, text: 'changed' } : i));
+      return { ...p, items, older: all[last]!.id };
+    };
+    await useChat.getState().loadMore('newer');
+    expect(ids()).toEqual([...shown, ...all.slice(index(newer), index(newer) + 4).map((i) => i.id)]);
+    expect(useChat.getState().items.find((i) => i.id === `m${last + 1}`)).toMatchObject({ text: 'changed' });
+  });
+
   it('a message sent from the middle goes at the end, and the end is shown first', async () => {
     await useChat.getState().open(ID, { focus: 'm20' });
     expect(useChat.getState().newer).not.toBeNull();

@@ -27,30 +27,15 @@ const at = '2026-03-01T12:00:00.000Z';
 export function createSpaceWire(seeds: Record<string, Record<string, string>>): SpaceWire {
   const spaces = new Map<string, FakeBackend>();
   const answered: [string, string][] = [];
-  const titles = new Map<string, string[]>();
   for (const [id, seed] of Object.entries(seeds)) {
     const backend = createFakeBackend(seed);
-    titles.set(id, []);
-    const conversations = () =>
-      (titles.get(id) ?? []).map((title, i) => ({
-        id: `${id}-c${i}`,
-        title,
-        createdAt: at,
-        updatedAt: at,
-        memory: true,
-        messageCount: 0,
-      }));
     Object.assign(backend.impl, {
       'app.ready': () => ({ ok: true }),
       'settings.get': () => ({
         settings: { ...defaultSettings, memoryWriteMode: id === 'personal' ? 'automatic' : 'ask' },
         apiKey: { hasApiKey: true, source: 'env', insecureStorage: false },
       }),
-      'conversations.list': () => ({ conversations: conversations() }),
-      'conversations.create': ({ title }: { title?: string }) => {
-        titles.get(id)!.push(title ?? 'New chat');
-        return { conversation: conversations().at(-1)! };
-      },
+      'conversations.list': () => ({ conversations: [] }),
       'conversations.search': () => ({ results: [] }),
       'chat.attach': () => ({ run: null, events: [] }),
       'spaces.list': () => ({
@@ -60,7 +45,7 @@ export function createSpaceWire(seeds: Record<string, Record<string, string>>): 
           colour: '#6b7280',
           created: at,
           settings: {},
-          conversations: titles.get(sid)!.length,
+          conversations: 0,
           memoryFiles: spaces.get(sid)!.files.size,
         })),
       }),

@@ -200,7 +200,15 @@ describe('the window’s space', () => {
 
   it('shows the new space’s list and memory panel before it asks for the conversation it returns to', async () => {
     const work = wire.spaces.get('work01')!;
-    await work.api['conversations.create']({ title: 'Work chat' });
+    const chat = {
+      id: 'work01-c0',
+      title: 'Work chat',
+      createdAt: '2026-03-01T12:00:00.000Z',
+      updatedAt: '2026-03-01T12:00:00.000Z',
+      memory: true,
+      messageCount: 0,
+    };
+    work.impl['conversations.list'] = () => ({ conversations: [chat] });
     localStorage.setItem('mnemo.lastConversation.work01', 'work01-c0');
     const memoryAnswer = await work.api['memory.list']({});
     const listAnswer = await work.api['conversations.list']({});

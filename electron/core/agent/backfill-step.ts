@@ -44,13 +44,9 @@ export async function loadBackfill(s: LoopSession): Promise<Backfill | null> {
   return buildBackfill(s.memory, s.settings.backfillBudgetTokens);
 }
 
-/**
- * Announces memory given to the model: the `memory.backfill` notice (the terminal, the meter) and, unless
- * the memory is empty (nothing to show a new user), its card.
- */
+/** Announces memory given to the model: its card, unless the memory is empty (nothing to show a new user). */
 export async function showBackfill(s: LoopSession, backfill: Backfill): Promise<void> {
   const { files, totalFiles, tokens } = backfill;
-  s.run.emit({ type: 'memory.backfill', files, totalFiles, tokens });
   if (totalFiles > 0) await showCard(s, { kind: 'backfill', files, totalFiles, tokens });
 }
 

@@ -23,7 +23,6 @@ export async function runLoop(s: LoopSession): Promise<Exclude<RunStatus, 'runni
   for (;;) {
     if (run.signal.aborted) return 'aborted';
     if (turn >= s.maxTurns) {
-      run.emit({ type: 'turn.limit', turns: turn });
       await showCard(s, { kind: 'turn_limit', turns: turn });
       return 'turn_limit';
     }

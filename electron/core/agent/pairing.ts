@@ -33,14 +33,11 @@ export interface ApiMessage {
   content: BetaContentBlockParam[];
 }
 
-/** The memory tool's writing commands: the one definition, shared with the chat's cards. */
-export const MEMORY_WRITE_COMMANDS: ReadonlySet<string> = WRITE_COMMANDS;
-
 export const STOPPED = 'The app stopped before this result was recorded.';
 
 export function isMemoryWrite(call: { name: string; input: unknown }): boolean {
   const command = (call.input as { command?: unknown } | null)?.command;
-  return call.name === 'memory' && typeof command === 'string' && MEMORY_WRITE_COMMANDS.has(command);
+  return call.name === 'memory' && typeof command === 'string' && WRITE_COMMANDS.has(command);
 }
 
 /**

@@ -72,8 +72,11 @@ export function queueMessage(s: LoopSession, record: MessageRecord): void {
  * Shows a card: stores it (after `extra` records, in one write) and sends it live with the same id and fact,
  * so the chat builds the same item now and after a reload (shared/projection). Returns the card's id.
  */
+/** Where a card is shown: its conversation's store, and the run its live `card` event goes out in. */
+export type CardTarget = Pick<LoopSession, 'store' | 'run' | 'conversationId'>;
+
 export async function showCard(
-  s: LoopSession,
+  s: CardTarget,
   card: CardFact,
   extra: ConversationRecord[] = [],
   id: string = randomUUID(),

@@ -1,4 +1,4 @@
-// conversations.*: list, open, create, rename, delete, search (the recall index: titles and content), the
+// conversations.*: list, open, rename, delete, search (the recall index: titles and content), the
 // recall switches (per conversation and per space) and export.
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
@@ -10,8 +10,8 @@ import type { ConversationState } from '../conversations/state.js';
 import { UNTITLED, summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
 
-// The transfers to another space are in transfer.ts.
-type Domain = Omit<DomainHandlers<'conversations'>, 'conversations.moveToSpace'>;
+// The transfers to another space (`transfer: true`) are in transfer.ts.
+type Domain = DomainHandlers<'conversations'>;
 
 /** The page around a message; its end when the message is gone (edited away): the window just opens. */
 function aroundOrLast(state: ConversationState, id: string, limit: number) {
@@ -80,10 +80,6 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       const page = pageAt(state, at, req.limit);
       // Only a page that reaches the end is where a live run's events continue.
       return { ...page, ...(page.newer === null ? { runs: run ? [run] : [] } : {}) };
-    },
-    'conversations.create': async (req) => {
-      const state = await (await store()).create({ title: req.title, memory: req.memory });
-      return { conversation: summarize(state) };
     },
     'conversations.rename': async (req) => ({
       conversation: summarize(await (await store()).rename(req.id, req.title)),

@@ -17,8 +17,8 @@ import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
 import { spaceExportName } from '../spaces/export-name.js';
 
-// The transfers to another space are in transfer.ts.
-type Domain = Omit<DomainHandlers<'memory'>, 'memory.copyToSpace' | 'memory.moveToSpace'>;
+// The transfers to another space (`transfer: true`) are in transfer.ts.
+type Domain = DomainHandlers<'memory'>;
 
 const USER: Actor = { kind: 'user' };
 

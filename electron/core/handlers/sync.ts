@@ -15,24 +15,24 @@ export function createSyncHandlers(ctx: CoreContext): Domain {
     return ctx.sync;
   };
   return {
-    'sync.status': async () => sync().view(spaceId),
-    'sync.configure': async (req) => sync().configure(spaceId, req),
-    'sync.disconnect': async () => {
+    'sync.status': async (req) => sync()['sync.status'](spaceId, req),
+    'sync.configure': async (req) => sync()['sync.configure'](spaceId, req),
+    'sync.disconnect': async (req) => {
       await confirmNatively(ctx.host, 'sync.disconnect');
-      return sync().disconnect(spaceId);
+      return sync()['sync.disconnect'](spaceId, req);
     },
-    'sync.syncNow': async () => sync().syncNow(spaceId),
+    'sync.syncNow': async (req) => sync()['sync.syncNow'](spaceId, req),
     'sync.resolveRewritten': async (req) => {
       await confirmNatively(ctx.host, 'sync.resolveRewritten');
-      return sync().resolveRewritten(spaceId, req);
+      return sync()['sync.resolveRewritten'](spaceId, req);
     },
-    'sync.rewriteHistory': async () => {
+    'sync.rewriteHistory': async (req) => {
       await confirmNatively(ctx.host, 'sync.rewriteHistory');
-      return sync().rewriteHistory(spaceId);
+      return sync()['sync.rewriteHistory'](spaceId, req);
     },
-    'sync.setCheckInterval': async (req) => sync().setCheckInterval(spaceId, req.seconds),
-    'sync.conflicts': async () => sync().conflicts(spaceId),
-    'sync.conflict': async (req) => sync().conflict(spaceId, req.id),
-    'sync.resolve': async (req) => sync().resolve(spaceId, req),
+    'sync.setCheckInterval': async (req) => sync()['sync.setCheckInterval'](spaceId, req),
+    'sync.conflicts': async (req) => sync()['sync.conflicts'](spaceId, req),
+    'sync.conflict': async (req) => sync()['sync.conflict'](spaceId, req),
+    'sync.resolve': async (req) => sync()['sync.resolve'](spaceId, req),
   };
 }

@@ -2,24 +2,18 @@
 // a conversation. The only handlers that reach a second space, and only the one the request names (`to`):
 // the source is always this table's own space. Both sides go through their own APIs, so the target's
 // guards (secrets, size, quota) and journal apply there, and the source's here.
-import { randomUUID } from 'node:crypto';
 import { isMemoryError, parseMemoryPath, type SpaceRef } from '../../../memory/index.js';
 import { PERSONAL_SPACE_ID } from '../../../shared/channels/spaces.js';
-import type { Handlers } from '../../../shared/contract.js';
+import type { Handlers, TransferHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';
+import { showCard } from '../agent/session.js';
 import type { CoreContext } from '../context.js';
-import type { EventRecord } from '../conversations/records.js';
 import { summarize } from '../conversations/store.js';
 import { toContractError } from './memory.js';
 
-export const TRANSFER_CHANNELS = [
-  'memory.copyToSpace',
-  'memory.moveToSpace',
-  'conversations.moveToSpace',
-] as const;
-export type TransferChannel = (typeof TRANSFER_CHANNELS)[number];
-type Domain = Pick<Handlers, TransferChannel>;
+// Which channels are transfers is the contract's (`transfer: true` on the channel's spec).
+type Domain = TransferHandlers;
 
 function refOf(ctx: CoreContext): SpaceRef {
   return { id: ctx.space?.id ?? PERSONAL_SPACE_ID, name: ctx.space?.name() ?? 'Personal' };
@@ -88,20 +82,20 @@ export function createTransferHandlers(ctx: CoreContext): Domain {
       }
       const destination = getAgent(other).store;
       const card = { kind: 'moved_space' as const, from: refOf(ctx), to: refOf(other) };
-      const record: EventRecord = {
-        t: 'event',
-        id: randomUUID(),
-        event: card.kind,
-        card,
-        at: new Date().toISOString(),
-      };
       await source.moveTo(id, destination.dir);
       getAgent(ctx).forget(id);
       await destination.adopt(id);
-      // The card is written where the conversation now is: it never says "moved" of one that did not move.
-      const state = await destination.append(id, [record]);
+      // The card is written where the conversation now is (it never says "moved" of one that did not
+      // move), by the chat's own card path: stored, and sent live to a window showing it there, in a run
+      // of its own in that space (as Compact now has one).
+      const run = other.runs.start(id);
+      try {
+        await showCard({ store: destination, conversationId: id, run }, card);
+      } finally {
+        run.finish('done');
+      }
       ctx.log.info('conversation moved to another space', { to: card.to.id });
-      return { conversation: summarize(state) };
+      return { conversation: summarize(destination.get(id)) };
     },
   };
 }

@@ -67,8 +67,8 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
     })().catch(() => undefined);
   });
   return {
-    view,
-    configure: (spaceId, req) =>
+    'sync.status': (spaceId) => view(spaceId),
+    'sync.configure': (spaceId, req) =>
       guarded(async () => {
         const sync = await service.of(spaceId);
         // No token given: the saved one stays (renaming the device, or re-joining after a disconnect
@@ -88,12 +88,12 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
         if (!result.joined) return result;
         return { joined: true as const, view: await view(spaceId) };
       }),
-    disconnect: (spaceId) =>
+    'sync.disconnect': (spaceId) =>
       guarded(async () => {
         await service.disconnect(spaceId);
         return view(spaceId);
       }),
-    syncNow: (spaceId) =>
+    'sync.syncNow': (spaceId) =>
       guarded(async () => {
         const report = await service.syncNow(spaceId);
         return {
@@ -104,7 +104,7 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
           refused: report.refused,
         };
       }),
-    resolveRewritten: (spaceId, req) =>
+    'sync.resolveRewritten': (spaceId, req) =>
       guarded(async () => {
         const report = await service.syncNow(spaceId, { resolve: req.how });
         return {
@@ -114,25 +114,25 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
           sent: report.sent.length,
         };
       }),
-    rewriteHistory: (spaceId) =>
+    'sync.rewriteHistory': (spaceId) =>
       guarded(async () => {
         if (!(await service.of(spaceId)).configured())
           throw new SyncError('not_configured', 'This space has no sync remote.');
         const report = await service.syncNow(spaceId, { rewrite: true });
         return { view: await view(spaceId), backup: report.backup ?? null };
       }),
-    setCheckInterval: (spaceId, seconds) =>
+    'sync.setCheckInterval': (spaceId, { seconds }) =>
       guarded(async () => {
         await service.setCheckInterval(spaceId, seconds);
         return view(spaceId);
       }),
-    conflicts: (spaceId) =>
+    'sync.conflicts': (spaceId) =>
       guarded(async () => ({
         conflicts: (await service.of(spaceId))
           .conflicts()
           .map((c) => ({ id: c.id, path: c.path, device: c.device, at: c.at })),
       })),
-    conflict: (spaceId, id) =>
+    'sync.conflict': (spaceId, { id }) =>
       guarded(async () => {
         const d = await (await service.of(spaceId)).conflict(id);
         return {
@@ -145,7 +145,7 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
           draft: d.draft,
         };
       }),
-    resolve: (spaceId, req: ReqOut<'sync.resolve'>) =>
+    'sync.resolve': (spaceId, req: ReqOut<'sync.resolve'>) =>
       guarded(async () => {
         // The draft's markers are a starting point only: memory is never written with them.
         if ('text' in req && CONFLICT_MARKER.test(req.text))

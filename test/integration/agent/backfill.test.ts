@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests, of, send } from './harness.js';
+import { type Harness, call, cardsOf, startHarness, validRequests, send } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -23,7 +23,7 @@ describe('memory backfill', () => {
     });
     h.fake.enqueue(text('Hello again!'));
     const { events } = await send(h, 'Hi');
-    const [backfill] = of(events, 'memory.backfill');
+    const [backfill] = cardsOf(events, 'backfill');
     expect(backfill!.totalFiles).toBe(2);
     expect(backfill!.files.map((f) => f.path)).toEqual([
       '/memories/preferences.md',
@@ -72,7 +72,7 @@ describe('memory backfill', () => {
     await memory.create('/memories/preferences.md', '- Prefers short answers.\n', { kind: 'user' });
     h.fake.enqueue(text('OK'));
     const { events } = await send(h, 'Hi');
-    const [backfill] = of(events, 'memory.backfill');
+    const [backfill] = cardsOf(events, 'backfill');
     expect(backfill!.totalFiles).toBe(7);
     expect(backfill!.files[0]!.path).toBe('/memories/preferences.md');
     expect(backfill!.files.length).toBeLessThan(7);

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoggedRequest } from '../../fixtures/fake-anthropic/index.js';
 import { BETA_COMPACT_ON_DEMAND, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests, of, send } from './harness.js';
+import { type Harness, call, cardsOf, startHarness, validRequests, of, send } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -23,16 +23,16 @@ const isSummarizer = (r: LoggedRequest): boolean =>
   typeof r.body.system === 'string' && r.body.system.includes('You summarize');
 
 describe('native', () => {
-  it('reports tool-result clearing the API applied (context.cleared)', async () => {
+  it('reports tool-result clearing the API applied (a cleared card)', async () => {
     h = await startHarness({ settings: { clearTrigger: 1_000, clearKeep: 1 } });
     await seedApples(h);
     h.fake.enqueue(search(), search(), search(), text('Lots of apples.'));
     const { events } = await send(h, 'Find apples three times');
-    const cleared = of(events, 'context.cleared');
+    const cleared = cardsOf(events, 'cleared');
     expect(cleared.length).toBeGreaterThan(0);
     expect(cleared[0]).toMatchObject({ strategy: 'native' });
-    expect(cleared[0]!.clearedToolUses).toBeGreaterThan(0);
-    expect(cleared[0]!.clearedTokens).toBeGreaterThan(0);
+    expect(cleared[0]!.count).toBeGreaterThan(0);
+    expect(cleared[0]!.tokens).toBeGreaterThan(0);
     const conversationId = events[0]!.conversationId;
     const usage = await h.core.handlers['context.get']({ conversationId }, call);
     expect(usage.history.some((x) => x.kind === 'cleared' && x.strategy === 'native')).toBe(true);
@@ -55,7 +55,7 @@ describe('native', () => {
     );
     const big = `Here is my log:\n${'line of a very long log file '.repeat(6_800)}`;
     const { res, events } = await send(h, big, pinned.res.conversationId);
-    const [compacted] = of(events, 'context.compacted');
+    const [compacted] = cardsOf(events, 'compacted');
     expect(compacted).toMatchObject({
       strategy: 'native',
       summary: 'The user pasted a long log and asked about it.',
@@ -102,7 +102,7 @@ describe('native', () => {
     const compact = await h.core.handlers['context.compact']({ conversationId: res.conversationId }, call);
     const events = await h.finished(compact.runId);
     expect(of(events, 'run.finished')[0]!.status).toBe('done');
-    expect(of(events, 'context.compacted')[0]).toMatchObject({
+    expect(cardsOf(events, 'compacted')[0]).toMatchObject({
       strategy: 'native',
       summary: 'Two questions were asked and answered.',
     });
@@ -127,7 +127,7 @@ describe('local', () => {
     await seedApples(h);
     h.fake.enqueue(search(), search(), search(), text('Done searching.'));
     const { events } = await send(h, 'Search a lot');
-    const cleared = of(events, 'context.cleared');
+    const cleared = cardsOf(events, 'cleared');
     expect(cleared[0]).toMatchObject({ strategy: 'local' });
     const last = h.fake.messageRequests().at(-1)!.body;
     const results = last.messages.flatMap((m: { content: { type: string }[] }) =>
@@ -163,7 +163,7 @@ describe('local', () => {
     for (let i = 0; i < 3; i++) await send(h, `Topic ${i}: ${'words '.repeat(400)}`, res.conversationId);
     const { events } = await send(h, 'And the last question?', res.conversationId);
     const all = h.events.filter((e) => e.conversationId === res.conversationId);
-    const compacted = of(all, 'context.compacted');
+    const compacted = cardsOf(all, 'compacted');
     expect(compacted.length).toBeGreaterThan(0);
     expect(compacted[0]).toMatchObject({
       strategy: 'local',
@@ -190,7 +190,7 @@ describe('local', () => {
     const { res } = await send(h, 'Weather?');
     const compact = await h.core.handlers['context.compact']({ conversationId: res.conversationId }, call);
     const events = await h.finished(compact.runId);
-    expect(of(events, 'context.compacted')[0]).toMatchObject({ strategy: 'local', messagesCompacted: 4 });
+    expect(cardsOf(events, 'compacted')[0]).toMatchObject({ strategy: 'local', messages: 4 });
     h.fake.enqueue(text('Still sunny.'));
     await send(h, 'And tomorrow?', res.conversationId);
     const next = h.fake.messageRequests().at(-1)!.body;

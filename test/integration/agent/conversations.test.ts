@@ -5,7 +5,7 @@ import { appendFile, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests } from './harness.js';
+import { type Harness, call, newConversation, startHarness, validRequests } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -35,10 +35,7 @@ describe('conversations', () => {
       if (name === 'conversations.changed')
         changes.push((payload as { conversations: ConversationSummary[] }).conversations);
     });
-    const created = await h.core.handlers['conversations.create'](
-      { title: 'Trip planning', memory: true },
-      call,
-    );
+    const created = { conversation: await newConversation(h.core.ctx, { title: 'Trip planning' }) };
     expect(created.conversation).toMatchObject({ title: 'Trip planning', memory: true, messageCount: 0 });
     h.fake.enqueue(text('Lisbon is lovely in May.'));
     await send(h, 'Where should I go in spring?', created.conversation.id);

@@ -4,9 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunEvent } from '../../../shared/channels/chat.js';
+import type { Card, CardKind } from '../../../shared/projection/cards.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import { type Core, createCore } from '../../../electron/core/create-core.js';
 import type { HostServices } from '../../../electron/core/host.js';
+import { getAgent } from '../../../electron/core/agent/index.js';
+import type { CoreContext } from '../../../electron/core/context.js';
+import { summarize } from '../../../electron/core/conversations/store.js';
 import {
   type FakeAnthropic,
   startFakeAnthropic,
@@ -94,6 +98,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 export const call = { clientId: 'test' };
 
+/**
+ * A new, empty conversation in `ctx`'s space, made by its store: no channel makes one (the app's
+ * conversations start with their first chat.send), so tests that need one before a message use this.
+ */
+export async function newConversation(ctx: CoreContext, options: { title?: string; memory?: boolean } = {}) {
+  return summarize(await getAgent(ctx).store.create({ memory: true, ...options }));
+}
+
 export function textOf(events: RunEvent[]): string {
   return events
     .filter((e): e is Extract<RunEvent, { type: 'text.delta' }> => e.type === 'text.delta')
@@ -119,6 +131,10 @@ export function requestText(body: { messages: { content: unknown }[] }): string 
 /** The events of one type, typed. */
 export const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
   events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+
+/** The facts of one kind of card the events showed (a card event is the one event of what it says). */
+export const cardsOf = <K extends CardKind>(events: RunEvent[], kind: K): Card<K>[] =>
+  events.flatMap((e) => (e.type === 'card' && e.card.kind === kind ? [e.card as Card<K>] : []));
 
 /** Sends a message (a new conversation unless one is named) and waits for its run to finish. */
 export async function send(harness: Harness, message: string, conversationId?: string) {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { maxTokensToolUse, reply, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness, validRequests, of, send } from './harness.js';
+import { type Harness, call, cardsOf, startHarness, validRequests, of, send } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -78,11 +78,11 @@ describe('the loop', () => {
     expect(replies[1]!.usage!.cacheRead).toBeGreaterThan(0);
   });
 
-  it('stops at the turn cap with a turn.limit event and a valid history', async () => {
+  it('stops at the turn cap with a turn-limit card and a valid history', async () => {
     h = await startHarness({ settings: { maxTurns: 3 } });
     h.fake.setDefault(() => toolUse({ name: 'memory', input: { command: 'view', path: '/memories' } }));
     const { res, events } = await send(h, 'Loop forever please');
-    expect(of(events, 'turn.limit')[0]).toMatchObject({ turns: 3 });
+    expect(cardsOf(events, 'turn_limit')).toEqual([{ kind: 'turn_limit', turns: 3 }]);
     expect(of(events, 'run.finished')[0]!.status).toBe('turn_limit');
     expect(of(events, 'tool.call')).toHaveLength(3);
     h.fake.setDefault(text('OK, stopping.'));
@@ -137,7 +137,7 @@ describe('the loop', () => {
     h.fake.enqueue(text('Hi.'));
     const res = await h.core.handlers['chat.send']({ text: 'hello', memory: false }, call);
     const events = await h.finished(res.runId);
-    expect(of(events, 'memory.backfill')).toHaveLength(0);
+    expect(cardsOf(events, 'backfill')).toHaveLength(0);
     const body = h.fake.messageRequests()[0]!.body;
     expect(body.tools).toBeUndefined();
     expect(body.messages).toHaveLength(1);

@@ -14,7 +14,7 @@ import {
   toolUse,
   validateRequest,
 } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, startHarness } from './harness.js';
+import { type Harness, call, newConversation, startHarness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -171,8 +171,7 @@ describe('property: every request the loop sends is valid', () => {
             compactTrigger: 2_500,
             stallTimeoutMs: 10_000,
           });
-          const conv = (await h.core.handlers['conversations.create']({ memory: true }, call)).conversation
-            .id;
+          const conv = (await newConversation(h.core.ctx)).id;
           h.fake.enqueue(text('Hello.'));
           await h.finished(
             (await h.core.handlers['chat.send']({ text: 'Start', memory: true, conversationId: conv }, call))

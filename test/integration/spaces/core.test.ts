@@ -7,7 +7,7 @@ import { gate, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import type { HostServices } from '../../../electron/core/host.js';
 import { createCore } from '../../../electron/core/create-core.js';
 import { PERSONAL_ID, SpaceRegistry, TRASH_KEEP_MS } from '../../../electron/core/spaces/index.js';
-import { type Harness, call, send, startHarness } from '../agent/harness.js';
+import { type Harness, call, cardsOf, newConversation, send, startHarness } from '../agent/harness.js';
 import { follow, ofType, sendIn } from './support.js';
 
 let h: Harness | undefined;
@@ -51,7 +51,7 @@ describe('spaces in the backend', () => {
     );
     const { res, events } = await sendIn(work, followed, 'What do you know?');
     expect(ofType(events, 'run.finished')[0]!.status).toBe('done');
-    const [backfill] = ofType(events, 'memory.backfill');
+    const [backfill] = cardsOf(events, 'backfill');
     expect(backfill!.files.map((f) => f.path)).toEqual(['/memories/work.md']);
     const results = ofType(events, 'tool.result');
     expect(results[0]!.result).not.toContain('personal.md');
@@ -92,7 +92,7 @@ describe('spaces in the backend', () => {
     const followed = follow(home);
     h.fake.enqueue(text('Off the record.'));
     const { res, events } = await sendIn(home, followed, 'Just between us', { memory: false });
-    expect(ofType(events, 'memory.backfill')).toEqual([]);
+    expect(cardsOf(events, 'backfill')).toEqual([]);
     const body = h.fake.messageRequests()[0]!.body;
     expect(JSON.stringify(body)).not.toContain('HOME-SECRET');
     expect((body.tools ?? []).map((t: { name: string }) => t.name)).toEqual([]);
@@ -113,7 +113,7 @@ describe('spaces in the backend', () => {
     h.fake.enqueue(toolUse({ name: 'memory', input: create }), text('ok'));
     const inClient = await sendIn(client, followed, 'Note this');
     expect(ofType(inClient.events, 'tool.result')[0]).toMatchObject({ isError: true });
-    expect(ofType(inClient.events, 'memory.backfill')[0]!.files).toEqual([]); // budget 0: the index only
+    expect(cardsOf(inClient.events, 'backfill')[0]!.files).toEqual([]); // budget 0: the index only
     expect(client.ctx.settings.get()).toMatchObject({
       memoryWriteMode: 'read-only',
       backfillBudgetTokens: 0,
@@ -351,10 +351,7 @@ describe('the counts beside each space', () => {
     // Changes made here: in an open space, and by a transfer into a space not opened before.
     const w = await h.core.spaces.open(work.id);
     await w.ctx.memory.create('/memories/a.md', 'a\n', USER);
-    const { conversation } = await h.core.handlers['conversations.create'](
-      { title: 'Moved', memory: true },
-      call,
-    );
+    const conversation = await newConversation(h.core.ctx, { title: 'Moved' });
     await h.core.handlers['conversations.moveToSpace']({ id: conversation.id, to: home.id }, call);
     await h.core.handlers['memory.create']({ path: '/memories/p.md', content: 'p\n' }, call);
     const until = Date.now() + 5_000;

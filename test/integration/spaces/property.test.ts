@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../../electron/core/create-core.js';
 import { PERSONAL_ID, spaceDir, type OpenSpace } from '../../../electron/core/spaces/index.js';
-import { call, testHost } from '../agent/harness.js';
+import { call, newConversation, testHost } from '../agent/harness.js';
 
 type Op =
   | { t: 'space'; name: string }
@@ -76,9 +76,7 @@ async function apply(core: Core, spaces: Model[], opened: Map<string, OpenSpace>
       m.files.delete(o.file);
     }
   } else if (o.t === 'conversation') {
-    m.conversations.push(
-      (await h['conversations.create']({ title: o.title, memory: true }, call)).conversation.id,
-    );
+    m.conversations.push((await newConversation(s.ctx, { title: o.title })).id);
   } else if (o.t === 'dropConversation' && m.conversations.length > 0) {
     const [id] = m.conversations.splice(o.pick % m.conversations.length, 1);
     await h['conversations.delete']({ id: id! }, call);

@@ -12,7 +12,7 @@ import type { RunEvent } from '../../../shared/channels/chat.js';
 import type { Api } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { spaceBound } from '../../../shared/transport/api-proxy.js';
-import { type Harness, startHarness } from '../agent/harness.js';
+import { type Harness, cardsOf, startHarness } from '../agent/harness.js';
 
 let h: Harness | undefined;
 let client: MemoryClient | undefined;
@@ -22,7 +22,12 @@ afterEach(async () => {
   h = client = undefined;
 });
 
-async function connect(): Promise<{ api: Api; inSpace: (id: string) => Api; events: RunEvent[] }> {
+async function connect(): Promise<{
+  api: Api;
+  inSpace: (id: string) => Api;
+  events: RunEvent[];
+  spaceOf: Map<RunEvent, string | undefined>;
+}> {
   h = await startHarness();
   const core = h.core;
   const server = new RpcServer({
@@ -33,10 +38,14 @@ async function connect(): Promise<{ api: Api; inSpace: (id: string) => Api; even
   });
   client = createMemoryPair(server);
   const events: RunEvent[] = [];
-  client.on('chat.event', (e) => events.push(e));
+  const spaceOf = new Map<RunEvent, string | undefined>();
+  client.on('chat.event', (e, meta) => {
+    events.push(e);
+    spaceOf.set(e, meta.space);
+  });
   await client['app.ready']({});
   const api = client;
-  return { api, inSpace: (id) => spaceBound(api, () => id), events };
+  return { api, inSpace: (id) => spaceBound(api, () => id), events, spaceOf };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<ContractError> {
@@ -147,7 +156,7 @@ describe('copy and move between spaces', () => {
   });
 
   it('moves a conversation: the chat says so, and its next turn gets the new space’s memory', async () => {
-    const { api, inSpace, events } = await connect();
+    const { api, inSpace, events, spaceOf } = await connect();
     const fake = h!.fake;
     await api['memory.create']({ path: '/memories/personal.md', content: 'PERSONAL-FACT: cats\n' });
     const work = (await api['spaces.create']({ name: 'Work' })).space.id;
@@ -174,6 +183,13 @@ describe('copy and move between spaces', () => {
       event: 'moved_space',
       text: 'Moved from Personal to Work. From here on the assistant uses the memory of Work.',
     });
+    // Sent live too, by the chat's card path, in the space it is now in: the same card a reload shows.
+    const until = Date.now() + 5_000;
+    const isMoved = (e: RunEvent) => e.type === 'card' && e.card.kind === 'moved_space';
+    while (!events.some(isMoved) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    const live = events.find(isMoved);
+    expect(live).toMatchObject({ id: items.at(-1)!.id, card: { kind: 'moved_space', to: { id: work } } });
+    expect(spaceOf.get(live!)).toBe(work);
 
     fake.enqueue(
       toolUse({
@@ -192,9 +208,12 @@ describe('copy and move between spaces', () => {
     expect(sent.indexOf('WORK-FACT')).toBe(given);
     expect(sent.indexOf('moved to another space')).toBeGreaterThan(sent.lastIndexOf('Hello from Personal.'));
     expect(sent).not.toContain('Memory update from the app');
-    expect(events.filter((e) => e.runId === next.runId && e.type === 'memory.backfill')).toEqual([
-      expect.objectContaining({ files: [expect.objectContaining({ path: '/memories/work.md' })] }),
-    ]);
+    expect(
+      cardsOf(
+        events.filter((e) => e.runId === next.runId),
+        'backfill',
+      ),
+    ).toEqual([expect.objectContaining({ files: [expect.objectContaining({ path: '/memories/work.md' })] })]);
     expect(existsSync(path.join(h!.dataDir, 'spaces', work, 'memories', 'after.md'))).toBe(true);
     expect(existsSync(path.join(h!.dataDir, 'memories', 'after.md'))).toBe(false);
 
@@ -202,7 +221,12 @@ describe('copy and move between spaces', () => {
     fake.enqueue(text('Still Work.'));
     const third = await w['chat.send']({ conversationId: id, text: 'Thanks' });
     await finished(events, third.runId);
-    expect(events.filter((e) => e.runId === third.runId && e.type === 'memory.backfill')).toEqual([]);
+    expect(
+      cardsOf(
+        events.filter((e) => e.runId === third.runId),
+        'backfill',
+      ),
+    ).toEqual([]);
   });
 
   it('refuses to move a conversation while a reply is being written in it', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeNames, isSpaceFree, type Api, type EventMeta } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { spaceBound } from '../../../shared/transport/api-proxy.js';
+import { newConversation } from '../agent/harness.js';
 import { startBackend, until, type TestBackend } from './backend.js';
 import { transports, type Client, type Transport } from './transports.js';
 
@@ -78,7 +79,10 @@ describe.each(transports)('spaces over the %s', (_name, factory) => {
     await refusal(inSpace(home)['memory.read']({ path: '/memories/client.md' }));
     expect((await inSpace(home)['memory.search']({ query: 'NDA' })).hits).toEqual([]);
 
-    const { conversation } = await inSpace(work)['conversations.create']({ title: 'Client call' });
+    // Made by the space's store (no channel makes an empty conversation); listed through the transport.
+    const conversation = await newConversation((await backend.core.spaces.open(work)).ctx, {
+      title: 'Client call',
+    });
     expect((await inSpace(work)['conversations.list']({})).conversations.map((c) => c.id)).toEqual([
       conversation.id,
     ]);

@@ -70,14 +70,6 @@ export async function compactNow(s: LoopSession): Promise<Exclude<RunStatus, 'ru
   };
   await s.store.append(s.conversationId, [record]);
   const tokensAfter = s.resetAccounting().total;
-  s.run.emit({
-    type: 'context.compacted',
-    strategy: 'native',
-    summary: block.content,
-    messagesCompacted: record.messagesCompacted,
-    tokensBefore,
-    tokensAfter,
-  });
   await showCard(s, {
     kind: 'compacted',
     strategy: 'native',

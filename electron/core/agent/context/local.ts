@@ -23,12 +23,6 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
     const before = s.accounting().total;
     s.accounting().cleared(plan.ids, plan.tokens, PLACEHOLDER_TOKENS);
     const after = s.accounting().total;
-    s.run.emit({
-      type: 'context.cleared',
-      strategy: 'local',
-      clearedToolUses: plan.ids.length,
-      clearedTokens: plan.tokens,
-    });
     await showCard(
       s,
       {
@@ -194,14 +188,6 @@ export async function compactLocal(s: LoopSession, all: boolean): Promise<Compac
   record.tokensAfter = tokensAfter;
   await s.store.append(s.conversationId, [record]);
   s.resetAccounting();
-  s.run.emit({
-    type: 'context.compacted',
-    strategy: 'local',
-    summary: result.summary,
-    messagesCompacted: compacted.length,
-    tokensBefore,
-    tokensAfter,
-  });
   await showCard(s, {
     kind: 'compacted',
     strategy: 'local',

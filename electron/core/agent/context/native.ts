@@ -22,12 +22,6 @@ export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Prom
     if (edit.type !== 'clear_tool_uses_20250919') continue;
     const before = s.accounting().total;
     s.accounting().nativeCleared(edit.cleared_input_tokens);
-    s.run.emit({
-      type: 'context.cleared',
-      strategy: 'native',
-      clearedToolUses: edit.cleared_tool_uses,
-      clearedTokens: edit.cleared_input_tokens,
-    });
     await showCard(s, {
       kind: 'cleared',
       strategy: 'native',
@@ -62,14 +56,6 @@ export async function nativeAfterReply(s: LoopSession, reply: BetaMessage): Prom
     await showStuck(s, { strategy: 'native', tokens: total, record: given, floor: tokensAfter, kept: 0 });
     return;
   }
-  s.run.emit({
-    type: 'context.compacted',
-    strategy: 'native',
-    summary: first.content,
-    messagesCompacted,
-    tokensBefore,
-    tokensAfter,
-  });
   await showCard(s, {
     kind: 'compacted',
     strategy: 'native',
