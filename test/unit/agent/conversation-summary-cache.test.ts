@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkFolder, listFolder } from '../../../electron/core/conversations/folder-load.js';
+import { listFolder } from '../../../electron/core/conversations/folder-load.js';
 import { headOf } from '../../../electron/core/conversations/heads.js';
 import { readJsonl } from '../../../electron/core/conversations/jsonl.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
