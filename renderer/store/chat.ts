@@ -17,6 +17,7 @@ import {
   type ChatModel,
   type RunState,
 } from './chat-items';
+import { mergePage } from '../../shared/projection/page-merge';
 import { retryItems } from '../../shared/projection/project';
 import { loadPage, loadTranscript, pageSize, type LoadedTranscript } from './transcripts';
 import { toast } from './toast';
@@ -184,20 +185,16 @@ export const useChat = create<ChatState>()((set, get) => {
       }
       if (token !== loadToken) return;
       const now = get();
-      // Pages are whole turns, so a page before the turn the window starts with ends where the window
-      // begins: prepended as it is, nothing can repeat.
-      if (direction === 'older') {
-        set({ items: [...page.items, ...now.items], older: page.older, paging: null });
-        return;
-      }
-      // A page from the turn after the window's last one starts there, unless a record stored since
-      // joined the two turns (page-index.ts): then it starts at the window's last turn, which it brings
-      // whole and up to date, so the window's items from that turn's first one on are replaced by it.
-      const joined = page.items.length ? now.items.findIndex((i) => i.id === page.items[0]!.id) : -1;
-      const kept = joined < 0 ? now.items : now.items.slice(0, joined);
-      set({ items: [...kept, ...page.items], newer: page.newer, paging: null });
-      const live = page.newer === null ? page.runs.find((r) => r.status === 'running') : undefined;
-      if (live) await follow(live.runId, conversationId, live.seq);
+      const merged = mergePage(now, direction, cursor, page);
+      set({ ...merged, paging: null });
+      if (merged.newer !== null || page.newer !== null) return;
+      // The page reaches the end: a run still streaming continues after the seq its items reflect.
+      const live = page.runs.find((r) => r.status === 'running');
+      if (!live) return;
+      // An older page that took a whole window at the end (one joined turn): its items are the stored
+      // ones, so the run is followed again from the seq they reflect.
+      if (now.newer === null) set({ runs: withoutRun(get().runs, live.runId) });
+      await follow(live.runId, conversationId, live.seq);
     },
 
     async showLatest() {
@@ -489,3 +486,8 @@ function findLastIndex<T>(list: readonly T[], pred: (t: T) => boolean): number {
 
 /** Is a run streaming into the open conversation? */
 export const selectRunning = (s: ChatState): boolean => s.activeRunId !== null || s.sending;
+
+function withoutRun(runs: Record<string, RunState>, runId: string): Record<string, RunState> {
+  const { [runId]: _gone, ...rest } = runs;
+  return rest;
+}

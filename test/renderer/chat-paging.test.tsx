@@ -123,6 +123,23 @@ describe('a paged conversation in the chat slice', () => {
     expect(useChat.getState().items.find((i) => i.id === `m${last + 1}`)).toMatchObject({ text: 'changed' });
   });
 
+  it('takes an older page that ends with its first turn (joined to earlier ones since) whole, once', async () => {
+    await useChat.getState().open(ID, { focus: 'm100' });
+    const shown = ids();
+    const first = index(useChat.getState().older!);
+    // A record stored since joined the window's first turn to the one before: the page before it ends
+    // with that joined turn, whole and up to date, up to the next turn the window has.
+    backend.impl['conversations.page'] = () => {
+      const p = page(first - 6, first + 2);
+      const items = p.items.map((i) => (i.id === `m${first + 1}` ? { ...i, text: 'changed' } : i));
+      return { ...p, items };
+    };
+    await useChat.getState().loadMore('older');
+    expect(ids()).toEqual([...all.slice(first - 6, first).map((i) => i.id), ...shown]);
+    expect(useChat.getState().items.find((i) => i.id === `m${first + 1}`)).toMatchObject({ text: 'changed' });
+    expect(useChat.getState().older).toBe(all[first - 6]!.id);
+  });
+
   it('a message sent from the middle goes at the end, and the end is shown first', async () => {
     await useChat.getState().open(ID, { focus: 'm20' });
     expect(useChat.getState().newer).not.toBeNull();

@@ -61,15 +61,18 @@ function pageFrom(state: ConversationState, first: number, limit: number): Page 
   return turns(state, first, last);
 }
 
-/** The page before the turn that `before` is in, or from the one `from` is in. */
+/** The page before the turn that `before` starts (or ending with the one it is in), or from the one `from` is in. */
 export function pageAt(
   state: ConversationState,
   at: { before: string } | { from: string },
   limit: number,
 ): Page {
-  return 'before' in at
-    ? pageBefore(state, turnAt(state, at.before), limit)
-    : pageFrom(state, turnAt(state, at.from), limit);
+  if ('from' in at) return pageFrom(state, turnAt(state, at.from), limit);
+  // A cursor a window was given starts a turn, unless a record stored since joined that turn to earlier
+  // ones: then the page ends with the joined turn, whole (the window replaces its items it covers), since
+  // the part of it before the cursor cannot be projected alone and leaving it out would leave a gap.
+  const turn = turnAt(state, at.before);
+  return pageBefore(state, cursorOf(state, turn) === at.before ? turn : turn + 1, limit);
 }
 
 /** The turn holding `id` with turns either side, about `limit` items in all, the older ones first. */

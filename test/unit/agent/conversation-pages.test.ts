@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lastPage, pageAround, pageAt, type Page } from '../../../electron/core/conversations/pages.js';
-import { type ConversationState, rebuild } from '../../../electron/core/conversations/state.js';
+import { applyRecord, type ConversationState, rebuild } from '../../../electron/core/conversations/state.js';
 import { transcript } from '../../../electron/core/conversations/transcript.js';
 import { records, step } from './transcript-steps.js';
 
@@ -68,6 +68,28 @@ describe('transcript pages', () => {
     expect(older.items.map((i) => i.id)).toEqual(['m0', 'm1', 'tool:tu1', 'm2', 'm3']);
     expect(older.items.find((i) => i.kind === 'tool')).toMatchObject({ result: 'r4' });
     expect(older.older).toBeNull();
+  });
+
+  it('before a cursor that a record stored since joined to earlier turns: that turn whole, no gap', () => {
+    // A crash left m1's call unanswered; two questions later its result is stored (recover.ts).
+    const state = rebuild(
+      records([
+        { op: 'user' },
+        { op: 'assistant', text: true, tools: [1] },
+        { op: 'user' },
+        { op: 'assistant', text: true, tools: [] },
+        { op: 'user' },
+        { op: 'assistant', text: true, tools: [] },
+      ]),
+    )!;
+    const shown = lastPage(state, 2);
+    expect(shown.items.map((i) => i.id)).toEqual(['m4', 'm5']);
+    for (const r of records([{ op: 'results', tools: [1], note: false }], 'later-')) applyRecord(state, r);
+    const older = pageAt(state, { before: shown.older! }, 2);
+    // The page ends with the turn m4 is now in, whole: the window replaces its items up to `newer`.
+    expect(older.items).toEqual(transcript(state));
+    expect(older.items.find((i) => i.kind === 'tool')).toMatchObject({ result: 'r0' });
+    expect(older).toMatchObject({ older: null, newer: null });
   });
 
   it('says clearly when a message to open at is not there', () => {
