@@ -7,6 +7,8 @@ import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptItem } from '../../../shared/channels/conversations.js';
+import { type Paged, mergePage } from '../../../shared/projection/page-merge.js';
+import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { getAgent } from '../../../electron/core/agent/index.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, send, startHarness } from './harness.js';
@@ -136,6 +138,69 @@ describe('conversation pages', () => {
     const opened = await h.core.handlers['conversations.get']({ id, limit: 4 }, call);
     expect(opened.items).toEqual(full.slice(-opened.items.length));
     expect(opened.items.map((i) => (i as { text?: string }).text)).toContain('Reply 29.');
+  });
+
+  it('a call answered turns later (a crash, then questions Mnemo could not answer) leaves no gap above a window', async () => {
+    h = await startHarness();
+    h.fake.enqueue(text('Hello there.'));
+    const { res } = await send(h, 'Start');
+    const id = res.conversationId;
+    const store = getAgent(h.core.ctx).store;
+    const at = new Date().toISOString();
+    const user = (n: number): ConversationRecord => ({
+      t: 'msg',
+      id: `u${n}`,
+      kind: 'user',
+      role: 'user',
+      text: `Still there ${n}?`,
+      content: [{ type: 'text', text: `Still there ${n}?` }],
+      at,
+    });
+    // Killed while a call ran (its result never recorded); then questions stored whose runs never got
+    // to record it (no API key yet, say): each its own turn, so a window's last page starts after the call.
+    await store.append(id, [
+      user(0),
+      {
+        t: 'msg',
+        id: 'a0',
+        kind: 'assistant',
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_crashed',
+            name: 'memory',
+            input: { command: 'view', path: '/memories' },
+          },
+        ],
+        at,
+      },
+      ...[1, 2, 3, 4, 5, 6].map(user),
+    ]);
+    const opened = await h.core.handlers['conversations.get']({ id, limit: 3 }, call);
+    expect(opened.items.map((i) => i.id)).toEqual(['u4', 'u5', 'u6']);
+    // The next run records the call's result first (recover.ts), after the questions: one turn now.
+    h.fake.enqueue(text('Back.'));
+    await send(h, 'Again', id);
+    const full = await all(h, id);
+    expect(full.find((i) => i.id === 'tool:toolu_crashed')).toMatchObject({ isError: true });
+    // Scrolling up from the window, page by page, as the chat slice puts them together.
+    const paged = (p: {
+      items: TranscriptItem[];
+      older?: string | null;
+      newer?: string | null;
+    }): Paged<TranscriptItem> => ({
+      items: p.items,
+      older: p.older ?? null,
+      newer: p.newer ?? null,
+    });
+    let window = paged(opened);
+    while (window.older !== null) {
+      const cursor = window.older;
+      const page = await h.core.handlers['conversations.page']({ id, before: cursor, limit: 3 }, call);
+      window = mergePage(window, 'older', cursor, paged(page));
+    }
+    expect(window.items).toEqual(full);
   });
 
   it('refuses a page with no cursor or an unknown one, with a message to act on; opens at the end instead of a message that is gone', async () => {
