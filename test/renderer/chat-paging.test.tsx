@@ -140,6 +140,23 @@ describe('a paged conversation in the chat slice', () => {
     expect(useChat.getState().older).toBe(all[first - 6]!.id);
   });
 
+  it('an older page that took the whole window at the end follows its live run again from the page', async () => {
+    live = [{ runId: 'r-live', status: 'running', seq: 0 }];
+    await useChat.getState().open(ID);
+    await waitFor(() => expect(backend.callsTo('chat.attach')).toHaveLength(1));
+    const first = index(useChat.getState().older!);
+    // One joined turn from before the window to the end, stored up to the run's seq 3.
+    backend.impl['conversations.page'] = () => ({
+      ...page(first - 6, COUNT),
+      runs: [{ runId: 'r-live', status: 'running' as const, seq: 3 }],
+    });
+    await useChat.getState().loadMore('older');
+    expect(ids()).toEqual(all.slice(first - 6).map((i) => i.id));
+    expect(useChat.getState()).toMatchObject({ older: all[first - 6]!.id, newer: null });
+    await waitFor(() => expect(backend.callsTo('chat.attach')).toHaveLength(2));
+    expect(backend.callsTo('chat.attach')[1]).toEqual({ runId: 'r-live', afterSeq: 3 });
+  });
+
   it('a message sent from the middle goes at the end, and the end is shown first', async () => {
     await useChat.getState().open(ID, { focus: 'm20' });
     expect(useChat.getState().newer).not.toBeNull();
