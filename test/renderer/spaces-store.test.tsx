@@ -5,12 +5,13 @@
 // test/integration/transports/spaces-routing.test.ts.
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TranscriptItem } from '../../shared/channels/conversations';
 import { isSpaceFree } from '../../shared/contract';
 import { getApi, setApi } from '../../renderer/api';
 import { boot } from '../../renderer/boot';
 import { ContextPanel } from '../../renderer/features/context';
 import { ActivityPanel } from '../../renderer/features/tool-log';
-import { setActivityFilter, useActivityStore } from '../../renderer/store/activity';
+import { resetActivityStore, setActivityFilter, useActivityStore } from '../../renderer/store/activity';
 import { useChat } from '../../renderer/store/chat';
 import { loadContext, resetContextStore } from '../../renderer/store/context';
 import { useConversations } from '../../renderer/store/conversations';
@@ -41,6 +42,7 @@ beforeEach(() => {
   resetSpacesStore();
   resetMemoryStore();
   resetContextStore();
+  resetActivityStore();
   resetWindowStores();
   wire = createSpaceWire({
     personal: { '/memories/personal.md': '- PERSONAL only\n' },
@@ -195,6 +197,44 @@ describe('the window’s space', () => {
     expect(shown).toContain('9k of 200k tokens (5%)');
     expect(useActivityStore.getState().filter).toBeNull();
     await waitFor(() => expect(within(activity).getByText(/0 of 0 calls|No tool calls/)).toBeTruthy());
+    expect(within(activity).queryByRole('listitem', { name: 'memory · view /memories' })).toBeNull();
+  });
+
+  it('a long conversation kept across a switch (Move to space…) gets its Activity from the new space', async () => {
+    // Long: its first page is not all of it, so the chat's open does not fill the Activity tab, which
+    // must load the new space's tool calls itself although the conversation's id stayed the same.
+    const at = '2026-03-01T12:00:00.000Z';
+    const tool = (id: string, path: string): TranscriptItem => ({
+      kind: 'tool',
+      id,
+      toolUseId: `toolu_${id}`,
+      name: 'memory',
+      input: { command: 'view', path },
+      result: 'ok',
+      isError: false,
+      durationMs: 12,
+      at: '2026-03-01T12:00:01Z',
+    });
+    const personal = wire.spaces.get('personal')!;
+    const work = wire.spaces.get('work01')!;
+    personal.transcript = [{ kind: 'user', id: 'm1', text: 'Hi', pinned: false }, tool('t1', '/memories')];
+    work.transcript = [{ kind: 'user', id: 'm1', text: 'Hi', pinned: false }, tool('t2', '/memories/work')];
+    for (const backend of [personal, work]) {
+      backend.impl['conversations.get'] = ({ id, limit }) => ({
+        conversation: { id, title: 'Long', createdAt: at, updatedAt: at, memory: true, messageCount: 2 },
+        // Asked for a page: the last item, and a cursor for the rest; asked for all of it: all of it.
+        items: limit === undefined ? backend.transcript : backend.transcript.slice(-1),
+        ...(limit === undefined ? {} : { older: 'm1' }),
+      });
+    }
+    useUi.setState({ panelOpen: true, panelTab: 'activity' });
+    shutdown = await boot(getApi());
+    render(<ActivityPanel />);
+    const activity = screen.getByRole('region', { name: 'Activity' });
+    await useChat.getState().open('c1');
+    await within(activity).findByRole('listitem', { name: 'memory · view /memories' });
+    await switchSpace('work01', { conversationId: 'c1' });
+    await within(activity).findByRole('listitem', { name: 'memory · view /memories/work' });
     expect(within(activity).queryByRole('listitem', { name: 'memory · view /memories' })).toBeNull();
   });
 

@@ -6,6 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { formatDuration } from '../../lib/format';
 import { ensureActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
 import { useChat } from '../../store/chat';
+import { useSpaces } from '../../store/spaces';
 import { useUi } from '../../store/ui';
 import { filterCalls, formatInput, summarizeCall, toolCounts } from './summary';
 import { SpaceLabel } from '../spaces';
@@ -51,6 +52,7 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
   const selectId = useId();
 
   const visible = useUi((s) => s.panelOpen && s.panelTab === 'activity');
+  const space = useSpaces((s) => s.current);
   useEffect(() => {
     // The tab stays mounted while hidden. Opening a short conversation in the chat loads all of it, and the
     // activity slice takes the tool calls from that load (store/transcripts.ts); a long one is opened a
@@ -63,7 +65,8 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
     }
     const timer = setTimeout(() => ensureActivity(conversationId), 0);
     return () => clearTimeout(timer);
-  }, [conversationId, visible]);
+    // The space too: a conversation moved to another space keeps its id, and the switch emptied the store.
+  }, [conversationId, visible, space]);
 
   const counts = toolCounts(calls);
   // A filter for a tool this conversation never used would show an empty list for no visible reason.
