@@ -89,6 +89,22 @@ interface ChatState extends ChatModel {
 let pendingCounter = 0;
 let loadToken = 0;
 
+/** The window on `conversationId` before any of it is loaded (loading unless it is a new chat). */
+function emptyWindow(conversationId: string | null) {
+  return {
+    focusMessageId: null,
+    conversationId,
+    items: [],
+    runs: {},
+    activeRunId: null,
+    loadError: null,
+    older: null,
+    newer: null,
+    paging: null,
+    loading: conversationId !== null,
+  } satisfies Partial<ChatState>;
+}
+
 export const useChat = create<ChatState>()((set, get) => {
   /** Follow a run from `afterSeq`: make it known, then fetch what it emitted after that seq. */
   const follow = (runId: string, conversationId: string, afterSeq: number): Promise<void> => {
@@ -220,16 +236,8 @@ export const useChat = create<ChatState>()((set, get) => {
       }
       const token = ++loadToken;
       set({
+        ...emptyWindow(conversationId),
         focusMessageId: options?.focus ?? null,
-        conversationId,
-        items: [],
-        runs: {},
-        activeRunId: null,
-        loadError: null,
-        older: null,
-        newer: null,
-        paging: null,
-        loading: conversationId !== null,
         newChatMemory: options?.memory ?? true,
       });
       rememberConversation(conversationId);
@@ -256,18 +264,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     hold(conversationId) {
       ++loadToken; // an open still loading belongs to the old space
-      set({
-        focusMessageId: null,
-        conversationId,
-        items: [],
-        runs: {},
-        activeRunId: null,
-        loadError: null,
-        older: null,
-        newer: null,
-        paging: null,
-        loading: conversationId !== null,
-      });
+      set(emptyWindow(conversationId));
     },
 
     async resync() {
