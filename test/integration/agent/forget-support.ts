@@ -18,6 +18,11 @@ export const V3 = `# Health\n\n- ${ALLERGY}\n- ${BLOOD}\n- ${PILLS}\n- ${DOCTOR}
 export const PASSAGES = [ALLERGY, BLOOD, PILLS, DOCTOR];
 export const UNRELATED = 'Tomatoes planted in May in the back garden';
 
+/** For the faces' forget tests: a file, a passage of it a reply quotes, and a word of that passage. */
+export const HEALTH = '/memories/health.md';
+export const PASSAGE = 'Allergic to penicillin since childhood, says the clinic';
+export const WORD = 'penicillin';
+
 const isSummarizer = (r: LoggedRequest): boolean =>
   typeof r.body.system === 'string' && r.body.system.includes('You summarize');
 

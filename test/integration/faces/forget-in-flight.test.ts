@@ -13,13 +13,10 @@ import {
   toolUse,
   type FakeAnthropic,
 } from '../../fixtures/fake-anthropic/index.js';
-import { filesHolding } from '../agent/forget-support.js';
+import { HEALTH, PASSAGE, WORD, filesHolding } from '../agent/forget-support.js';
 import { tempDir } from './processes.js';
 import { finished, startApp, type WebApp } from './web-app.js';
 
-const PASSAGE = 'Allergic to penicillin since childhood, says the clinic';
-const WORD = 'penicillin';
-const HEALTH = '/memories/health.md';
 const COPY = '/memories/copy.md';
 
 let fake: FakeAnthropic;

@@ -15,13 +15,9 @@ import {
   toolUse,
   type FakeAnthropic,
 } from '../../fixtures/fake-anthropic/index.js';
-import { filesHolding } from '../agent/forget-support.js';
+import { HEALTH, PASSAGE, WORD, filesHolding } from '../agent/forget-support.js';
 import { entry, run, tempDir } from './processes.js';
 import { fakeEnv, startApp, TIMEOUT_MS } from './web-app.js';
-
-const PASSAGE = 'Allergic to penicillin since childhood, says the clinic';
-const WORD = 'penicillin';
-const HEALTH = '/memories/health.md';
 
 let fake: FakeAnthropic;
 beforeAll(async () => {

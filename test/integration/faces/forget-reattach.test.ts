@@ -15,12 +15,9 @@ import {
   toolUse,
   type FakeAnthropic,
 } from '../../fixtures/fake-anthropic/index.js';
+import { HEALTH, PASSAGE, WORD } from '../agent/forget-support.js';
 import { tempDir } from './processes.js';
 import { connect, finished, startApp, TIMEOUT_MS } from './web-app.js';
-
-const PASSAGE = 'Allergic to penicillin since childhood, says the clinic';
-const WORD = 'penicillin';
-const HEALTH = '/memories/health.md';
 
 let fake: FakeAnthropic;
 beforeAll(async () => {
