@@ -76,3 +76,5 @@ export type ViewItemOf<K extends ViewItem['kind']> = Extract<ViewItem, { kind: K
 
 export const toolItemId = (toolUseId: string): string => `tool:${toolUseId}`;
 export const reviewItemId = (reviewId: string): string => `review:${reviewId}`;
+/** The id of the memory-changed card of a tool-results message (its data note). */
+export const noteId = (messageId: string): string => `${messageId}-note`;

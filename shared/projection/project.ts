@@ -3,7 +3,7 @@
 // through the same builders, so a card reads the same live and after a reload. Pure: no I/O, no clock.
 import type { RunEvent } from '../channels/chat.js';
 import { type CardFact, cardDetail, cardLabel } from './cards.js';
-import { type ViewItem, type ViewItemOf, reviewItemId, toolItemId } from './items.js';
+import { type ViewItem, type ViewItemOf, noteId, reviewItemId, toolItemId } from './items.js';
 
 /** A stored message as the projection reads it (the backend's MessageRecord is one). */
 export interface StoredMessage {
@@ -237,9 +237,6 @@ function addMessage(d: Draft, m: StoredMessage, pinned: ReadonlySet<string>): vo
       }
   }
 }
-
-/** The id of the memory-changed card of a tool-results message (its data note). */
-export const noteId = (messageId: string): string => `${messageId}-note`;
 
 function toolItem(toolUseId: string, name: string, input: unknown, at: string): ViewItem {
   return {

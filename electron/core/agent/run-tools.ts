@@ -10,7 +10,7 @@ import type { ToolMeta } from '../conversations/records.js';
 import type { ToolUse } from './assistant-content.js';
 import { type LoopSession, now, queueMessage, state } from './session.js';
 import { WRITE_COMMANDS } from '../../../shared/projection/memory-writes.js';
-import { noteId } from '../../../shared/projection/project.js';
+import { noteId } from '../../../shared/projection/items.js';
 import type { ToolCall, ToolEnv } from './tools.js';
 import type { ConversationState } from '../conversations/state.js';
 import { titleOf } from '../conversations/store.js';

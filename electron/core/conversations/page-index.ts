@@ -7,8 +7,8 @@
 // a review card under an earlier call, the outcome of an earlier review, the retry that takes an earlier
 // error's card away, a repeated item id): then the
 // turns in between become one, so no page boundary falls between an item and what changes it.
-import { noteId } from '../../../shared/projection/project.js';
-import { reviewItemId, toolItemId } from '../../../shared/projection/items.js';
+import { entryChanges as changes, entryMakes as makes } from '../../../shared/projection/entry-ids.js';
+import { toolItemId } from '../../../shared/projection/items.js';
 import type { EventRecord, MessageRecord } from './records.js';
 
 /** An entry of the transcript (state.ts's Entry, named here so the two files do not import each other). */
@@ -72,42 +72,4 @@ export class PageIndex {
   private join(at: number): void {
     while (this.starts.length > 1 && this.starts.at(-1)! > at) this.starts.pop();
   }
-}
-
-/** The ids of the view items an entry adds (project.ts's rules). */
-function makes(entry: Entry): string[] {
-  if (entry.type === 'event') {
-    const card = entry.record.card;
-    if (card?.kind === 'reviewed' || card?.kind === 'retried') return [];
-    return [card?.kind === 'review' ? reviewItemId(card.reviewId) : entry.record.id];
-  }
-  const m = entry.record;
-  switch (m.kind) {
-    case 'user':
-      return [m.id];
-    case 'assistant': {
-      const ids = [m.id];
-      for (const b of m.content) if (b.type === 'tool_use') ids.push(toolItemId(b.id));
-      return ids;
-    }
-    case 'tool_results':
-      return m.content.some((b) => b.type === 'text') ? [noteId(m.id)] : [];
-    default:
-      return [];
-  }
-}
-
-/** The ids of earlier view items an entry changes or places itself under. */
-function changes(entry: Entry): string[] {
-  if (entry.type === 'event') {
-    const card = entry.record.card;
-    if (card?.kind === 'reviewed') return [reviewItemId(card.reviewId)];
-    if (card?.kind === 'retried') return [card.errorId];
-    if (card?.kind === 'review') return [toolItemId(card.toolUseId)];
-    return [];
-  }
-  const refs: string[] = [];
-  if (entry.record.kind === 'tool_results')
-    for (const b of entry.record.content) if (b.type === 'tool_result') refs.push(toolItemId(b.tool_use_id));
-  return refs;
 }

@@ -105,7 +105,8 @@ export function ConversationSidebar(): ReactElement {
           </p>
         )}
         {results !== null ? (
-          results.length === 0 ? (
+          // A hit in a conversation just deleted (its Undo still showing) is hidden: none left is no match.
+          results.every((r) => hidden.has(r.id)) ? (
             <p className="sidebar-note">No conversation matches “{query.trim()}”.</p>
           ) : (
             <ul className="conv-list" aria-label="Search results">
