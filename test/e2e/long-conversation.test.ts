@@ -1,5 +1,5 @@
 // A long conversation end to end (issue 14, item 5), in Chromium against browser mode: 3,000 messages seeded
-// on disk. It opens at its end with one page of items, scrolling up loads the page before without moving
+// on disk. It opens at its end with one page of items (sized to the window, however tall), scrolling up loads the page before without moving
 // what is on screen, and a search hit opens it at that message (highlighted, in view), with the later
 // pages loaded on scrolling down and Jump to latest going back to the end.
 import type { Page } from 'playwright-core';
@@ -41,6 +41,34 @@ describe('a long conversation', () => {
     expect(loaded).toBeGreaterThan(10);
     expect(loaded).toBeLessThan(200);
     await expect.poll(async () => chat.topOf(last).then((t) => t !== null && t > 0), poll).toBe(true);
+  });
+
+  it('a window ten times as tall gets a page that fills it, in one request', async () => {
+    const tall = await e2e.open({ viewport: { width: 1280, height: 8000 } });
+    const gets: string[] = [];
+    tall.page.on('websocket', (ws) =>
+      ws.on('framesent', (frame) => {
+        const text = String(frame.payload);
+        if (text.includes('conversations.get')) gets.push(text);
+      }),
+    );
+    const tallShell = new ShellPage(tall.page);
+    const tallChat = new ChatPage(tall.page);
+    await tallShell.ready();
+    await tallShell.openConversation(seeded.title);
+    await expect.poll(() => tallChat.row(last).isVisible(), poll).toBe(true);
+    await expect.poll(() => tallChat.paging(), poll).toBe(false);
+    // Taller than the window: the first screen is full, and it took one page, not one and then more.
+    const { scrollHeight, clientHeight } = await tallChat.conversation.evaluate((el) => ({
+      scrollHeight: el.scrollHeight,
+      clientHeight: el.clientHeight,
+    }));
+    expect(scrollHeight).toBeGreaterThan(clientHeight);
+    expect(gets).toHaveLength(1);
+    // Asked for enough to fill it even were every item as short as one line (about 40 px).
+    const { limit } = (JSON.parse(gets[0]!) as { payload: { limit: number } }).payload;
+    expect(limit * 40).toBeGreaterThanOrEqual(8000);
+    await tall.context.close();
   });
 
   it('scrolling up loads the page before, and what is on screen stays where it was', async () => {
