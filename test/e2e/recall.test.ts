@@ -65,6 +65,10 @@ describe('recall', () => {
     await expect.poll(() => hit.innerText(), poll).toContain('Chez Gaston');
     await hit.click();
     await expect.poll(() => chat.userMessages.first().innerText(), poll).toContain('with the blue door');
+    // Opened at the message itself: the one that said it is the highlighted row.
+    const focused = chat.conversation.locator('.message-row-focus');
+    await expect.poll(() => focused.count(), poll).toBe(1);
+    expect(await focused.innerText()).toContain('with the blue door');
   });
 
   it('another space finds nothing of it, in the model’s search or the sidebar', async () => {
