@@ -20,6 +20,19 @@ interface Clearable {
   tokens: number;
 }
 
+/**
+ * The running sums of an Accounting without its system tokens (they depend on the settings and are added
+ * at use): what the context meter shows, kept in the page sidecar (context-snapshot.ts). Numbers only.
+ */
+export interface AccountingSums {
+  measured: number | null;
+  sinceMeasured: number;
+  /** The estimate of everything sent, less the system prompt and tools. */
+  estimated: number;
+  memory: number;
+  toolResults: number;
+}
+
 export class Accounting {
   /** Context size the API reported after the last response, or null before the first one. */
   private measured: number | null = null;
@@ -62,6 +75,31 @@ export class Accounting {
       if (i === block) continue;
       if (m.kind === 'assistant' && m.usage && (!compaction || m.at > compaction.at)) acc.measure(m.usage);
     }
+    return acc;
+  }
+
+  /** The sums fromState gives, for fromSums to give the same total and parts under any system tokens. */
+  toSums(): AccountingSums {
+    return {
+      measured: this.measured,
+      sinceMeasured: this.sinceMeasured,
+      estimated: this.estimatedAll - this.systemTokens,
+      memory: this.memoryTokens,
+      toolResults: this.toolResultTokens,
+    };
+  }
+
+  /**
+   * The meter's figures from saved sums. Without the queue of clearable results, so only for display:
+   * a run builds its accounting from the state (fromState), which it loads anyway.
+   */
+  static fromSums(sums: AccountingSums, systemTokens: number): Accounting {
+    const acc = new Accounting(systemTokens);
+    acc.measured = sums.measured;
+    acc.sinceMeasured = sums.sinceMeasured;
+    acc.estimatedAll = systemTokens + sums.estimated;
+    acc.memoryTokens = sums.memory;
+    acc.toolResultTokens = sums.toolResults;
     return acc;
   }
 

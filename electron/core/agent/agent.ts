@@ -1,13 +1,12 @@
 // The agent service of one backend: conversations, runs of the loop, reviews, memory notes and the context
 // meter. The chat.*, conversations.* and context.* handlers, and the CLI, all go through it.
 import Anthropic from '@anthropic-ai/sdk';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Memory } from '../../../memory/types.js';
 import type { Settings } from '../../../shared/channels/settings.js';
 import { ContractError } from '../../../shared/errors.js';
 import type { CoreContext } from '../context.js';
-import type { ConversationRecord, MessageRecord } from '../conversations/records.js';
+import type { MessageRecord } from '../conversations/records.js';
 import type { Redactor } from '../conversations/redact.js';
 import { ConversationStore } from '../conversations/store.js';
 import type { RunStatus } from '../../../shared/channels/chat.js';
@@ -17,12 +16,21 @@ import { movedSinceBackfill } from './backfill-step.js';
 import { estimateTokens } from './estimate.js';
 import { dropBuiltHistory } from './history.js';
 import { runLoop } from './loop.js';
-import { compactionPaused } from './context/local.js';
-import { stuckHelp } from '../../../shared/projection/cards.js';
+import {
+  type Meter,
+  meterOfSnapshot,
+  meterOfState,
+  meterUsage,
+  parseSnapshot,
+  snapshotOf,
+} from './context-snapshot.js';
+import { readPageContext } from '../conversations/page-file.js';
+import type { ContextUsage } from '../../../shared/channels/context.js';
 import { MemoryNotes } from './memory-notes.js';
 import { ReviewBroker } from './review.js';
 import type { LoopSession } from './session.js';
-import { now, showError } from './session.js';
+import { showError } from './session.js';
+import { userRecords } from './user-records.js';
 import { systemPrompt } from './system-prompt.js';
 import { type SearchTool, Toolbox } from './tools.js';
 import { INDEX_DIR } from '../recall/persist.js';
@@ -76,6 +84,7 @@ export class Agent {
     this.store = new ConversationStore(dir, {
       warn: (message, fields) => ctx.log.warn(message, fields),
       listing: ctx.prefetched?.(dir),
+      context: snapshotOf,
     });
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),
@@ -340,32 +349,28 @@ export class Agent {
     }
   }
 
-  async contextUsage(conversationId: string) {
-    const state = this.store.get(conversationId);
+  async contextUsage(conversationId: string): Promise<ContextUsage> {
+    const meter = await this.meter(conversationId);
     const settings = this.runSettings.get(conversationId) ?? this.settings();
-    const acc = this.accounting(conversationId);
-    return {
-      conversationId,
-      model: settings.model,
-      strategy: settings.contextStrategy,
-      contextWindow: await this.contextWindow(settings.model),
-      clearTrigger: settings.clearTrigger,
-      compactTrigger: settings.compactTrigger,
-      total: acc.total,
-      parts: acc.parts(),
-      measured: acc.isMeasured,
-      ...(state.stuck && compactionPaused(state, settings, acc.total)
-        ? { compactionPaused: stuckHelp(state.stuck) }
-        : {}),
-      history: state.history.map((h) => ({
-        at: h.at,
-        kind: h.kind,
-        strategy: h.strategy,
-        tokensBefore: h.before,
-        tokensAfter: h.after,
-        detail: h.detail,
-      })),
-    };
+    return meterUsage(conversationId, meter, settings, await this.contextWindow(settings.model));
+  }
+
+  /**
+   * The meter's figures: from the live state, or, for a conversation not loaded here, from its page
+   * sidecar when that describes its file as it is (context-snapshot.ts), so the meter shown when a window
+   * opens it after a restart replays nothing; otherwise its file is read, as a reply would.
+   */
+  private async meter(conversationId: string): Promise<Meter> {
+    if (!this.store.peek(conversationId)) {
+      await this.store.init();
+      const saved = parseSnapshot(await readPageContext(this.store.dir, conversationId));
+      // Read in meanwhile (a reply, another request): the live state is the one to show.
+      if (saved && !this.store.peek(conversationId) && this.store.has(conversationId))
+        return meterOfSnapshot(saved, this.systemTokens(saved.memory));
+      await this.store.open(conversationId);
+    }
+    const state = this.store.get(conversationId);
+    return meterOfState(state, this.accounting(conversationId));
   }
 
   summaries() {
@@ -384,27 +389,4 @@ export class Agent {
       .catch((error: unknown) => this.ctx.log.warn('recall index not saved', { error }));
     await this.store.close();
   }
-}
-
-/** The user's message (after a data note on memory changes, if any), and a title from it when needed. */
-function userRecords(
-  text: string,
-  note: string | null,
-  titled: boolean,
-): [MessageRecord, ...ConversationRecord[]] {
-  const record: MessageRecord = {
-    t: 'msg',
-    id: randomUUID(),
-    kind: 'user',
-    role: 'user',
-    content: [...(note ? [{ type: 'text' as const, text: note }] : []), { type: 'text', text }],
-    text,
-    at: now(),
-  };
-  return titled ? [record, { t: 'title', title: titleFrom(text), at: record.at }] : [record];
-}
-
-export function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ');
-  return line.length <= 60 ? line : `${line.slice(0, 57).trimEnd()}...`;
 }

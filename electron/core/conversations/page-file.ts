@@ -6,12 +6,14 @@
 // forget has nothing to redact in it; it vouches only for a file with exactly that stat (any append,
 // rewrite, sync or hand edit makes it stale), and a stale, torn or foreign sidecar is just not used: the
 // file is replayed, as without one, and the sidecar written again. It can be deleted at any time.
+// Version 2 adds what the context meter shows of the same file (agent/context-snapshot.ts: numbers and
+// ids only), opaque here; a version-1 sidecar is not used, and written again at the next replay.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type FileStamp, sameStamp } from './summary-cache.js';
+import { type FileStamp, sameStamp, stampOf } from './summary-cache.js';
 
 export const PAGES_DIR = '.pages';
-const VERSION = 1;
+const VERSION = 2;
 
 export interface PageFile {
   /** The conversation file's stat this describes. */
@@ -22,6 +24,8 @@ export interface PageFile {
   offsets: number[];
   entries: number[];
   items: number[];
+  /** The context meter's figures for this file (the store's owner makes and reads them). */
+  context?: unknown;
 }
 
 export const pageFileOf = (dir: string, id: string): string => path.join(dir, PAGES_DIR, `${id}.json`);
@@ -54,7 +58,25 @@ export async function readPageFile(dir: string, id: string, stamp: FileStamp): P
     offsets.push((at += d));
   }
   if (offsets.length > 0 && offsets.at(-1)! >= size) return null;
-  return { stamp: saved, pinned: pinned as string[], offsets, entries, items };
+  const context = f.context;
+  return {
+    stamp: saved,
+    pinned: pinned as string[],
+    offsets,
+    entries,
+    items,
+    ...(context ? { context } : {}),
+  };
+}
+
+/** The context figures the sidecar holds, if it describes the conversation's file as it is now. */
+export async function readPageContext(dir: string, id: string): Promise<unknown> {
+  const file = path.join(dir, `${id}.jsonl`);
+  const before = await fs.stat(file).then(stampOf, () => null);
+  const page = before && (await readPageFile(dir, id, before));
+  // Stat, read, stat: the figures are this file's only if nothing changed it meanwhile.
+  const after = page && (await fs.stat(file).then(stampOf, () => null));
+  return after && sameStamp(after, before) ? (page.context ?? null) : null;
 }
 
 /** Replaces the sidecar: written whole to a temp file and renamed, so a kill leaves the old one or the new. */
@@ -69,6 +91,7 @@ export async function writePageFile(dir: string, id: string, file: PageFile): Pr
     deltas,
     entries: file.entries,
     items: file.items,
+    ...(file.context ? { context: file.context } : {}),
   });
   const target = pageFileOf(dir, id);
   const tmp = `${target}.${process.pid}.tmp`;

@@ -21,6 +21,8 @@ export class PageSaver {
   constructor(
     private readonly dir: string,
     private readonly warn?: (error: unknown) => void,
+    /** What the context meter needs of the state, saved with its pages (null: nothing to save). */
+    private readonly context?: (state: ConversationState) => unknown,
   ) {}
 
   /** The state is what the file with `stamp` holds: its sidecar is written soon, if it changed. */
@@ -31,6 +33,8 @@ export class PageSaver {
     // Built now, in the same tick as the book's check, while the state is still exactly the file's.
     const file = buildPageFile(state, stamp);
     if (!file) return;
+    const context = this.context?.(state);
+    if (context) file.context = context;
     const first = !this.pending.has(id);
     this.pending.set(id, file);
     if (first) this.enqueue(() => this.write(id));

@@ -37,6 +37,8 @@ export interface ConversationState {
     before: number;
     after: number;
     detail: string;
+    /** The card it came from (a legacy record has none; its detail is the record's text). */
+    card?: Card<'cleared'> | Card<'compacted'>;
   }[];
 }
 
@@ -106,6 +108,7 @@ function historyStep(record: EventRecord): ConversationState['history'][number] 
       before: card.tokensBefore,
       after: card.tokensAfter,
       detail: cardLabel(card),
+      card,
     };
   }
   if (card || (record.event !== 'cleared' && record.event !== 'compacted') || !record.strategy) return null;

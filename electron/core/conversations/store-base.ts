@@ -26,7 +26,7 @@ import {
 } from './folder-load.js';
 import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
-import { BUSY_MESSAGE, type FileLock, KeyedSerial, lockFile } from './lock.js';
+import { type FileLock, KeyedSerial, lockFile } from './lock.js';
 import { markRead, markWritten } from './page-marks.js';
 import { PageSaver } from './page-saver.js';
 import { PageViews } from './page-view.js';
@@ -35,6 +35,7 @@ import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, rebuild } from './state.js';
 import { byNewest } from './summaries.js';
 import { SummaryBook } from './summary-book.js';
+import { busy, gone, notFound } from './store-errors.js';
 import { sameStamp } from './summary-cache.js';
 
 /**
@@ -52,21 +53,9 @@ export const LOCK_WAIT_MS = 1_500;
 /** The latest a start from the summary cache checks the heads against the files, when nothing asked. */
 export const CHECK_WITHIN_MS = 1_000;
 
-export const busy = (): ContractError =>
-  new ContractError('unavailable', `${BUSY_MESSAGE}: wait for that answer to finish, then try again.`);
-
-export const notFound = (): ContractError =>
-  new ContractError('not_found', 'That conversation does not exist (it may have been deleted).');
-
 /** How a store came by its conversations: heads from the cache, files replayed at start, bodies read since. */
 export interface StoreStats extends LoadStats {
   opened: number;
-}
-
-/** A body read that failed: a missing file is a conversation gone (undefined), anything else is thrown. */
-function gone(error: unknown): undefined {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw error;
 }
 
 export class StoreBase {
@@ -93,11 +82,14 @@ export class StoreBase {
     options: {
       warn?: (message: string, fields?: Record<string, unknown>) => void;
       listing?: Promise<Listing> | undefined;
+      /** The context meter's figures for a state, saved in its page sidecar (agent/context-snapshot.ts). */
+      context?: (state: ConversationState) => unknown;
     } = {},
   ) {
     this.prefetched = options.listing;
     const warn = options.warn;
-    this.pageSaver = new PageSaver(dir, (error) => warn?.('conversation page index not saved', { error }));
+    const unsaved = (error: unknown) => warn?.('conversation page index not saved', { error });
+    this.pageSaver = new PageSaver(dir, unsaved, options.context);
     this.views = new PageViews(dir);
     this.book = new SummaryBook(
       dir,

@@ -18,7 +18,8 @@ import { lockFile } from './lock.js';
 import { markWritten, unmark } from './page-marks.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, emptyState, rebuild } from './state.js';
-import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase, busy, notFound } from './store-base.js';
+import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase } from './store-base.js';
+import { busy, notFound } from './store-errors.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
 import { dropCache } from './summary-cache.js';
 

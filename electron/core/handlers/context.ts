@@ -10,11 +10,8 @@ type Domain = DomainHandlers<'context'>;
 
 export function createContextHandlers(ctx: CoreContext): Domain {
   return {
-    'context.get': async (req) => {
-      const agent = getAgent(ctx);
-      await agent.store.open(req.conversationId);
-      return agent.contextUsage(req.conversationId);
-    },
+    // Opens the conversation only if its page sidecar cannot vouch for the meter (Agent.contextUsage).
+    'context.get': async (req) => getAgent(ctx).contextUsage(req.conversationId),
     'context.compact': async (req) => {
       const agent = getAgent(ctx);
       const state = await agent.store.open(req.conversationId);

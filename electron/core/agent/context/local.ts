@@ -83,7 +83,11 @@ const SUMMARY_ALLOWANCE = 800;
  * the conversation grown by enough for a summary to pay for itself (what it gives again, plus a summary
  * as long as the last one, or an allowance when none was asked for).
  */
-export function compactionPaused(st: ConversationState, settings: Settings, total: number): boolean {
+export function compactionPaused(
+  st: { stuck: ConversationState['stuck']; pinned: { readonly size: number } },
+  settings: Settings,
+  total: number,
+): boolean {
   const stuck = st.stuck;
   if (stuck === null) return false;
   const overhead = stuck.memory + stuck.pinned + stuck.summary;
