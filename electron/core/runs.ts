@@ -34,6 +34,8 @@ interface RunRecord {
   unsaved: Map<string, number>;
   /** Forgets made during the run: what it emits from then on may quote what it read before. */
   redactors: Redactor[];
+  /** How far the conversation's stored entries reached at the start ([0]) and as each seq was emitted. */
+  extents: number[];
 }
 
 /**
@@ -55,11 +57,18 @@ function track(record: RunRecord, event: RunEvent): void {
 export class RunRegistry {
   private readonly runs = new Map<string, RunRecord>();
   private readonly finishedOrder: string[] = [];
+  /** How many entries a conversation's state has now (set by the agent, which holds the states). */
+  private extentOf: (conversationId: string) => number = () => Number.MAX_SAFE_INTEGER;
 
   constructor(
     private readonly bus: EventBus,
     private readonly keepFinished = 20,
   ) {}
+
+  /** Tells the registry how to measure a conversation's stored entries (see savedSeq). */
+  measureWith(extentOf: (conversationId: string) => number): void {
+    this.extentOf = extentOf;
+  }
 
   start(conversationId: string): RunHandle {
     const record: RunRecord = {
@@ -71,6 +80,7 @@ export class RunRegistry {
       onFinished: [],
       unsaved: new Map(),
       redactors: [],
+      extents: [this.extentOf(conversationId)],
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
@@ -82,6 +92,7 @@ export class RunRegistry {
       full.seq = record.events.length + 1;
       for (const redactor of record.redactors) redactArriving(full, record.events, redactor);
       record.events.push(full);
+      record.extents.push(this.extentOf(record.conversationId));
       track(record, full);
       this.bus.emit('chat.event', full);
       return full;
@@ -151,15 +162,20 @@ export class RunRegistry {
   }
 
   /**
-   * The running run of a conversation and the last seq its stored records reflect: a window that builds
-   * the conversation from its records now and attaches after that seq misses nothing and repeats nothing.
+   * The running run of a conversation, the last seq its stored records reflect (every event up to it has
+   * its record stored: none is unsaved), and `entries`: how far the conversation's entries reached when
+   * that seq was emitted. A window given exactly those entries and attached after that seq misses nothing
+   * and repeats nothing: each entry stored since (a card stored after an unsaved delta, or between its
+   * write and its event) is announced by an event after the seq, and reaches it by that event alone.
    */
-  savedSeq(conversationId: string): { runId: string; status: RunStatus; seq: number } | null {
+  savedSeq(
+    conversationId: string,
+  ): { run: { runId: string; status: RunStatus; seq: number }; entries: number } | null {
     const record = this.activeFor(conversationId);
     if (!record) return null;
     let seq = record.events.length;
     for (const first of record.unsaved.values()) seq = Math.min(seq, first - 1);
-    return { runId: record.runId, status: record.status, seq };
+    return { run: { runId: record.runId, status: record.status, seq }, entries: record.extents[seq]! };
   }
 
   attach(query: { runId?: string | undefined; conversationId?: string | undefined; afterSeq: number }): {

@@ -77,6 +77,9 @@ export class Agent {
       warn: (message, fields) => ctx.log.warn(message, fields),
       listing: ctx.prefetched?.(dir),
     });
+    // A run notes how far the stored entries reach at each seq, so a window opening mid-run gets exactly
+    // the entries its attach seq covers (runs.ts savedSeq). One not loaded here has no run streaming.
+    ctx.runs.measureWith((id) => this.store.peek(id)?.entries.length ?? Number.MAX_SAFE_INTEGER);
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),
       onProgress: (progress) => ctx.events.emit('conversations.indexing', progress),
