@@ -22,6 +22,18 @@ export interface RunHandle {
   finish(status: Exclude<RunStatus, 'running'>): void;
 }
 
+/** A running run as a window opening its conversation takes it up (RunRegistry.live). */
+export interface LiveRun {
+  run: { runId: string; status: RunStatus; seq: number };
+  /** The entries its seq covers: the conversation's entries before this index. */
+  entries: number;
+  /** Where its own entries begin. */
+  since: number;
+  events: readonly RunEvent[];
+  /** Its events after the last one whose record is stored: none is a card, call or review. */
+  pending: RunEvent[];
+}
+
 interface RunRecord {
   runId: string;
   conversationId: string;
@@ -162,20 +174,26 @@ export class RunRegistry {
   }
 
   /**
-   * The running run of a conversation, the last seq its stored records reflect (every event up to it has
-   * its record stored: none is unsaved), and `entries`: how far the conversation's entries reached when
-   * that seq was emitted. A window given exactly those entries and attached after that seq misses nothing
-   * and repeats nothing: each entry stored since (a card stored after an unsaved delta, or between its
-   * write and its event) is announced by an event after the seq, and reaches it by that event alone.
+   * The running run of a conversation, for a window that opens it now: its last seq, `entries` (how far
+   * the conversation's entries reached when that seq was emitted: a record stored since, a card between
+   * its write and its event, is announced by a later event) and `pending`, the events of it whose effect is
+   * not in the records yet (the reply streaming, tool results before their message). The entries, as the
+   * run's events have shown them so far (live-items.ts), plus `pending`, are exactly what the run's events
+   * up to `seq` show: a window given them and attached after `seq` misses nothing and repeats nothing.
    */
-  savedSeq(
-    conversationId: string,
-  ): { run: { runId: string; status: RunStatus; seq: number }; entries: number } | null {
+  live(conversationId: string): LiveRun | null {
     const record = this.activeFor(conversationId);
     if (!record) return null;
-    let seq = record.events.length;
-    for (const first of record.unsaved.values()) seq = Math.min(seq, first - 1);
-    return { run: { runId: record.runId, status: record.status, seq }, entries: record.extents[seq]! };
+    const seq = record.events.length;
+    let saved = seq;
+    for (const first of record.unsaved.values()) saved = Math.min(saved, first - 1);
+    return {
+      run: { runId: record.runId, status: record.status, seq },
+      entries: record.extents[seq]!,
+      since: record.extents[0]!,
+      events: record.events,
+      pending: record.events.slice(saved).filter((e) => e.type === 'text.delta' || e.type === 'tool.result'),
+    };
   }
 
   attach(query: { runId?: string | undefined; conversationId?: string | undefined; afterSeq: number }): {

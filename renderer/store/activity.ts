@@ -144,7 +144,8 @@ function applyRunEventsToActivity(events: readonly EventPayload<'chat.event'>[])
     for (const event of batch) {
       // Calls cut off by an abort never get a result: they are no longer running.
       if (event.type !== 'run.finished' || model.runs[event.runId]?.status === 'running') continue;
-      for (const i of model.items) if (i.kind === 'tool' && i.result === null) known.interrupted.add(i.toolUseId);
+      for (const i of model.items)
+        if (i.kind === 'tool' && i.result === null) known.interrupted.add(i.toolUseId);
     }
     tools.set(conversationId, { model, interrupted: known.interrupted });
     if (result.changed) publish(conversationId);

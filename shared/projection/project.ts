@@ -81,7 +81,8 @@ class Draft {
    */
   add(item: ViewItem): void {
     if (this.at(item.id) >= 0) {
-      if (this.fromEvents) throw new Error(`A run event repeats the item ${item.id}: its seq was applied twice.`);
+      if (this.fromEvents)
+        throw new Error(`A run event repeats the item ${item.id}: its seq was applied twice.`);
       return;
     }
     this.ids().set(item.id, this.items.length);

@@ -115,7 +115,13 @@ describe('the Activity tab', () => {
     // A replayed event (re-attach after a reload: the same seq again) does not duplicate the call.
     act(() =>
       backend.emit('chat.event', {
-        ...run({ type: 'tool.call', toolUseId: 'toolu_3', name: 'memory', input: { command: 'create' }, turn: 1 }),
+        ...run({
+          type: 'tool.call',
+          toolUseId: 'toolu_3',
+          name: 'memory',
+          input: { command: 'create' },
+          turn: 1,
+        }),
         seq: 1,
       } as RunEvent),
     );

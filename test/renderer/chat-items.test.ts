@@ -125,7 +125,9 @@ describe('applyRunEvents', () => {
     const model: ChatModel = {
       ...empty,
       items: transcript,
-      runs: { r1: { runId: 'r1', conversationId: 'c1', lastSeq: covered, status: 'running', userMessageId: null } },
+      runs: {
+        r1: { runId: 'r1', conversationId: 'c1', lastSeq: covered, status: 'running', userMessageId: null },
+      },
     };
     const { model: after } = applyRunEvents(model, answer);
     expect(after.items).toEqual(transcript);

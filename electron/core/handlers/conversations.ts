@@ -6,6 +6,7 @@ import { getAgent } from '../agent/index.js';
 import { confirmNatively } from '../confirm.js';
 import type { CoreContext } from '../context.js';
 import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
+import { asShown } from '../conversations/live-items.js';
 import type { ConversationState } from '../conversations/state.js';
 import { UNTITLED, summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
@@ -55,8 +56,8 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       // Another process (a CLI run, another app) may have added to it since we loaded it.
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
-      // In the same tick as the items; the items are the entries the seq covers, exactly.
-      const live = ctx.runs.savedSeq(state.meta.id);
+      // In the same tick as the items: they are what the run's events up to its seq show, exactly.
+      const live = ctx.runs.live(state.meta.id);
       const end = live?.entries;
       const page =
         req.limit === undefined
@@ -64,6 +65,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
           : req.around !== undefined
             ? aroundOrLast(state, req.around, req.limit, end)
             : lastPage(state, req.limit, end);
+      if (live && page.newer === null) page.items = asShown(state, page.items, live);
       return { conversation: summarize(state), ...page, runs: live ? [live.run] : [] };
     },
     'conversations.page': async (req) => {
@@ -76,9 +78,10 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       }
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
-      const live = ctx.runs.savedSeq(state.meta.id);
+      const live = ctx.runs.live(state.meta.id);
       const at = req.before !== undefined ? { before: req.before } : { from: req.from! };
       const page = pageAt(state, at, req.limit, live?.entries);
+      if (live && page.newer === null) page.items = asShown(state, page.items, live);
       // Only a page that reaches the end is where a live run's events continue.
       return { ...page, ...(page.newer === null ? { runs: live ? [live.run] : [] } : {}) };
     },
