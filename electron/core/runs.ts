@@ -22,6 +22,18 @@ export interface RunHandle {
   finish(status: Exclude<RunStatus, 'running'>): void;
 }
 
+/** A running run as a window opening its conversation takes it up (RunRegistry.live). */
+export interface LiveRun {
+  run: { runId: string; status: RunStatus; seq: number };
+  /** The entries its seq covers: the conversation's entries before this index. */
+  entries: number;
+  /** Where its own entries begin. */
+  since: number;
+  events: readonly RunEvent[];
+  /** Its events after the last one whose record is stored: none is a card, call or review. */
+  pending: RunEvent[];
+}
+
 interface RunRecord {
   runId: string;
   conversationId: string;
@@ -34,6 +46,8 @@ interface RunRecord {
   unsaved: Map<string, number>;
   /** Forgets made during the run: what it emits from then on may quote what it read before. */
   redactors: Redactor[];
+  /** How far the conversation's stored entries reached at the start ([0]) and as each seq was emitted. */
+  extents: number[];
 }
 
 /**
@@ -55,11 +69,18 @@ function track(record: RunRecord, event: RunEvent): void {
 export class RunRegistry {
   private readonly runs = new Map<string, RunRecord>();
   private readonly finishedOrder: string[] = [];
+  /** How many entries a conversation's state has now (set by the agent, which holds the states). */
+  private extentOf: (conversationId: string) => number = () => Number.MAX_SAFE_INTEGER;
 
   constructor(
     private readonly bus: EventBus,
     private readonly keepFinished = 20,
   ) {}
+
+  /** Tells the registry how to measure a conversation's stored entries (see savedSeq). */
+  measureWith(extentOf: (conversationId: string) => number): void {
+    this.extentOf = extentOf;
+  }
 
   start(conversationId: string): RunHandle {
     const record: RunRecord = {
@@ -71,6 +92,7 @@ export class RunRegistry {
       onFinished: [],
       unsaved: new Map(),
       redactors: [],
+      extents: [this.extentOf(conversationId)],
     };
     this.runs.set(record.runId, record);
     const emit = (event: RunEventInput): RunEvent => {
@@ -82,6 +104,7 @@ export class RunRegistry {
       full.seq = record.events.length + 1;
       for (const redactor of record.redactors) redactArriving(full, record.events, redactor);
       record.events.push(full);
+      record.extents.push(this.extentOf(record.conversationId));
       track(record, full);
       this.bus.emit('chat.event', full);
       return full;
@@ -151,15 +174,26 @@ export class RunRegistry {
   }
 
   /**
-   * The running run of a conversation and the last seq its stored records reflect: a window that builds
-   * the conversation from its records now and attaches after that seq misses nothing and repeats nothing.
+   * The running run of a conversation, for a window that opens it now: its last seq, `entries` (how far
+   * the conversation's entries reached when that seq was emitted: a record stored since, a card between
+   * its write and its event, is announced by a later event) and `pending`, the events of it whose effect is
+   * not in the records yet (the reply streaming, tool results before their message). The entries, as the
+   * run's events have shown them so far (live-items.ts), plus `pending`, are exactly what the run's events
+   * up to `seq` show: a window given them and attached after `seq` misses nothing and repeats nothing.
    */
-  savedSeq(conversationId: string): { runId: string; status: RunStatus; seq: number } | null {
+  live(conversationId: string): LiveRun | null {
     const record = this.activeFor(conversationId);
     if (!record) return null;
-    let seq = record.events.length;
-    for (const first of record.unsaved.values()) seq = Math.min(seq, first - 1);
-    return { runId: record.runId, status: record.status, seq };
+    const seq = record.events.length;
+    let saved = seq;
+    for (const first of record.unsaved.values()) saved = Math.min(saved, first - 1);
+    return {
+      run: { runId: record.runId, status: record.status, seq },
+      entries: record.extents[seq]!,
+      since: record.extents[0]!,
+      events: record.events,
+      pending: record.events.slice(saved).filter((e) => e.type === 'text.delta' || e.type === 'tool.result'),
+    };
   }
 
   attach(query: { runId?: string | undefined; conversationId?: string | undefined; afterSeq: number }): {

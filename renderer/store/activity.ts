@@ -4,11 +4,12 @@
 import { create } from 'zustand';
 import type { EventPayload } from '../../shared/contract';
 import type { TranscriptItem } from '../../shared/channels/conversations';
-import type { ViewItem, ViewItemOf } from '../../shared/projection/items';
-import { applyEvents } from '../../shared/projection/project';
+import type { ViewItemOf } from '../../shared/projection/items';
+import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
 import { onRunEvents } from './bridge';
-import { loadTranscript, onTranscriptLoad } from './transcripts';
+import { applyRunEvents, type ChatItem, type ChatModel } from './chat-items';
+import { type LoadedTranscript, loadTranscript, onTranscriptLoad } from './transcripts';
 
 export interface ToolCall {
   toolUseId: string;
@@ -65,12 +66,16 @@ function callOf(item: ToolItem, interrupted: boolean): ToolCall {
   };
 }
 
-const tools = new Map<string, { items: ViewItem[]; interrupted: Set<string> }>();
+/**
+ * A conversation's projected items and runs, followed by seq exactly as the chat follows its own
+ * (chat-items.ts applyRunEvents): from the seq its transcript reflects, each event applied once.
+ */
+const tools = new Map<string, { model: ChatModel; interrupted: Set<string> }>();
 
 /** Recomputes a conversation's calls from its projected tool items. */
 function publish(conversationId: string, status?: ConversationActivity['status']): void {
   const known = tools.get(conversationId);
-  const calls = (known?.items ?? [])
+  const calls = (known?.model.items ?? [])
     .filter((i): i is ToolItem => i.kind === 'tool')
     .map((i) => callOf(i, known!.interrupted.has(i.toolUseId)));
   update(conversationId, (c) => ({ ...c, calls, ...(status ? { status, error: null } : {}) }));
@@ -80,26 +85,26 @@ export function callsFromTranscript(items: readonly TranscriptItem[]): ToolCall[
   return items.filter((i): i is ToolItem => i.kind === 'tool').map((i) => callOf(i, false));
 }
 
-/** A conversation's tool calls from its transcript, keeping live calls not yet in it. */
-function fromTranscriptItems(conversationId: string, items: readonly TranscriptItem[]): void {
-  const known = tools.get(conversationId);
-  // Live calls the transcript has not persisted yet (or not with their result) stay as they are.
-  const fromTranscript: ViewItem[] = items.filter((i) => i.kind === 'tool');
-  const ids = new Set(fromTranscript.map((i) => i.id));
-  const merged = fromTranscript.map((i) => {
-    const live = known?.items.find((l) => l.id === i.id);
-    return i.kind === 'tool' && i.result === null && live?.kind === 'tool' && live.result !== null ? live : i;
-  });
-  for (const live of known?.items ?? []) if (!ids.has(live.id)) merged.push(live);
-  tools.set(conversationId, { items: merged, interrupted: known?.interrupted ?? new Set() });
+/** A conversation's tool calls from its transcript; a run still streaming is followed after its seq. */
+function fromTranscript(conversationId: string, loaded: LoadedTranscript): void {
+  const runs: ChatModel['runs'] = {};
+  let activeRunId: string | null = null;
+  for (const run of loaded.runs) {
+    runs[run.runId] = { ...run, conversationId, lastSeq: run.seq, userMessageId: null };
+    if (run.status === 'running') activeRunId = run.runId;
+  }
+  const items = loaded.items.filter((i) => i.kind === 'tool') as ChatItem[];
+  tools.set(conversationId, { model: { items, runs, activeRunId }, interrupted: new Set() });
   publish(conversationId, 'ready');
+  // What the run emitted while the transcript was on its way.
+  if (activeRunId) void attach(conversationId, activeRunId, runs[activeRunId]!.lastSeq);
 }
 
 /** Take a conversation's tool calls from a transcript being loaded (by the chat, say). */
-function fromTranscriptLoad(conversationId: string, items: Promise<readonly TranscriptItem[]>): void {
+function fromTranscriptLoad(conversationId: string, loading: Promise<LoadedTranscript>): void {
   update(conversationId, (c) => ({ ...c, status: c.status === 'ready' ? 'ready' : 'loading', error: null }));
-  items.then(
-    (loaded) => fromTranscriptItems(conversationId, loaded),
+  loading.then(
+    (loaded) => fromTranscript(conversationId, loaded),
     (err: unknown) => update(conversationId, (c) => ({ ...c, status: 'error', error: errorMessage(err) })),
   );
 }
@@ -112,21 +117,40 @@ export function ensureActivity(conversationId: string): void {
   void loadTranscript(conversationId).catch(() => undefined); // the listener above shows the error
 }
 
-/** Run events, in order: the tool calls they make and complete (through the shared projection). */
+async function attach(conversationId: string, runId: string, afterSeq: number): Promise<void> {
+  try {
+    const res = await getApi()['chat.attach']({ runId, afterSeq });
+    if (res.events.length) applyRunEventsToActivity(res.events);
+  } catch {
+    // The run is gone: the transcript's next load has what it stored.
+  }
+}
+
+/**
+ * Run events, in order, for the conversations whose transcript is loaded (the others' calls come with
+ * their transcript, and the seq it reflects, when the tab shows them).
+ */
 function applyRunEventsToActivity(events: readonly EventPayload<'chat.event'>[]): void {
-  const touched = new Set<string>();
+  const byConversation = new Map<string, EventPayload<'chat.event'>[]>();
   for (const event of events) {
-    if (event.type !== 'tool.call' && event.type !== 'tool.result' && event.type !== 'run.finished') continue;
-    const known = tools.get(event.conversationId) ?? { items: [], interrupted: new Set<string>() };
-    if (event.type === 'run.finished') {
+    if (get().byConversation[event.conversationId]?.status !== 'ready') continue;
+    byConversation.set(event.conversationId, [...(byConversation.get(event.conversationId) ?? []), event]);
+  }
+  for (const [conversationId, batch] of byConversation) {
+    const known = tools.get(conversationId);
+    if (!known) continue;
+    const result = applyRunEvents(known.model, batch);
+    const model = { ...result.model, items: result.model.items.filter((i) => i.kind === 'tool') };
+    for (const event of batch) {
       // Calls cut off by an abort never get a result: they are no longer running.
-      for (const i of known.items)
+      if (event.type !== 'run.finished' || model.runs[event.runId]?.status === 'running') continue;
+      for (const i of model.items)
         if (i.kind === 'tool' && i.result === null) known.interrupted.add(i.toolUseId);
     }
-    tools.set(event.conversationId, { ...known, items: applyEvents(known.items, [event]) });
-    touched.add(event.conversationId);
+    tools.set(conversationId, { model, interrupted: known.interrupted });
+    if (result.changed) publish(conversationId);
+    for (const gap of result.gaps) void attach(conversationId, gap.runId, gap.afterSeq);
   }
-  for (const id of touched) publish(id);
 }
 
 onRunEvents('activity', applyRunEventsToActivity);

@@ -6,11 +6,11 @@ import type { RunStatus } from '../../shared/channels/chat';
 import type { TranscriptItem } from '../../shared/channels/conversations';
 import { getApi } from '../api';
 
-type Listener = (conversationId: string, items: Promise<readonly TranscriptItem[]>) => void;
+type Listener = (conversationId: string, loaded: Promise<LoadedTranscript>) => void;
 
 const listeners = new Set<Listener>();
 
-/** Be told of every load of a whole transcript, with its (pending) items. */
+/** Be told of every load of a whole transcript, with its (pending) items and the seq they reflect. */
 export function onTranscriptLoad(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -57,14 +57,13 @@ export function loadTranscript(
     runs: res.runs ?? [],
   }));
   if (!page) {
-    const items = loaded.then((res) => res.items);
-    for (const listener of listeners) listener(conversationId, items);
+    for (const listener of listeners) listener(conversationId, loaded);
   } else {
     // A page that turned out to be all of it saves the Activity tab its own load.
     void loaded.then(
       (res) => {
         if (res.older !== null || res.newer !== null) return;
-        for (const listener of listeners) listener(conversationId, Promise.resolve(res.items));
+        for (const listener of listeners) listener(conversationId, Promise.resolve(res));
       },
       () => undefined,
     );

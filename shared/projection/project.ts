@@ -34,7 +34,15 @@ class Draft {
   private copied = false;
   private index: Map<string, number> | null = null;
 
-  constructor(private readonly base: readonly ViewItem[]) {
+  /**
+   * `fromEvents`: the items a run's events add are new, always: a window is given the stored records its
+   * attach seq covers exactly (runs.ts savedSeq) and applies each event once (chat-items.ts), so an event
+   * for an item already there is a bug in that bookkeeping, reported rather than hidden.
+   */
+  constructor(
+    private readonly base: readonly ViewItem[],
+    private readonly fromEvents = false,
+  ) {
     this.items = base as ViewItem[];
   }
 
@@ -68,13 +76,15 @@ class Draft {
   }
 
   /**
-   * Appends an item unless one with its id exists. Not a heuristic: an item's id is its record's, and a
-   * window that opened from records attaches after the run's saved seq (runs.ts savedSeq: before the
-   * first event whose record is not stored yet), so the events it then gets can include ones whose record
-   * it already holds (a card stored after an unsaved delta): the same record, the same item.
+   * Appends an item. Stored records name each item once, except a file written by hand or by an old
+   * version that repeats an id: its first item stands, as it always has after a reload.
    */
   add(item: ViewItem): void {
-    if (this.at(item.id) >= 0) return;
+    if (this.at(item.id) >= 0) {
+      if (this.fromEvents)
+        throw new Error(`A run event repeats the item ${item.id}: its seq was applied twice.`);
+      return;
+    }
     this.ids().set(item.id, this.items.length);
     this.writable().push(item);
   }
@@ -82,8 +92,7 @@ class Draft {
   /** Inserts an item right after another (or appends it when that one is not there). */
   addAfter(afterId: string, item: ViewItem): void {
     const after = this.at(afterId);
-    if (this.at(item.id) >= 0) return;
-    if (after < 0 || after === this.items.length - 1) return this.add(item);
+    if (after < 0 || after === this.items.length - 1 || this.at(item.id) >= 0) return this.add(item);
     this.writable().splice(after + 1, 0, item);
     this.index = null;
   }
@@ -301,16 +310,16 @@ export function projectEntries(
 }
 
 /**
- * Applies run events, in order, onto items (from a transcript or earlier events). Idempotent per item: an
- * event for an item that is already there (a replay after a reload) changes nothing, and a finished item
- * is never reopened. Returns the same array when nothing changed.
+ * Applies run events, in order, onto items (from the records a run's saved seq covers, or earlier events):
+ * each event once (the callers keep each run's last seq). A finished item is never reopened. Returns the
+ * same array when nothing changed.
  */
 export function applyEvents<T extends { kind: string; id: string } = ViewItem>(
   items: readonly (ViewItem | T)[],
   events: Iterable<RunEvent>,
 ): (ViewItem | T)[] {
   // Items of other kinds (a window's own) are carried along untouched; ids are unique across all kinds.
-  const d = new Draft(items as readonly ViewItem[]);
+  const d = new Draft(items as readonly ViewItem[], true);
   for (const ev of events) applyEvent(d, ev);
   return d.changed ? d.items : (items as (ViewItem | T)[]);
 }

@@ -112,18 +112,18 @@ describe('the Activity tab', () => {
     );
     await waitFor(() => expect(live.textContent).toContain('Done'));
     expect(live.textContent).toContain('1.5 s');
-    // A replayed event (re-attach after a reload) does not duplicate the call.
+    // A replayed event (re-attach after a reload: the same seq again) does not duplicate the call.
     act(() =>
-      backend.emit(
-        'chat.event',
-        run({
+      backend.emit('chat.event', {
+        ...run({
           type: 'tool.call',
           toolUseId: 'toolu_3',
           name: 'memory',
           input: { command: 'create' },
           turn: 1,
         }),
-      ),
+        seq: 1,
+      } as RunEvent),
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(within(panel).getAllByRole('listitem', { name: /dinner\.md|memory · create$/ })).toHaveLength(1);

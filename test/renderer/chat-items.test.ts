@@ -1,6 +1,6 @@
 // The chat's event handling as a pure function: seq dedupe, gaps held back for a re-attach, replays after a
-// reload that never duplicate what the transcript already shows (the shared projection's ids), and the
-// card texts (shared/projection/cards.ts).
+// reload that apply only what the transcript's seq does not cover, and the card texts
+// (shared/projection/cards.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/channels/chat';
@@ -90,7 +90,7 @@ describe('applyRunEvents', () => {
     expect(healed.items).toEqual(applyRunEvents(empty, answer).model.items);
   });
 
-  it('a reloaded window replays a run onto the transcript without duplicating what is saved', () => {
+  it('a reloaded window given the records a seq covers applies only the events after it, once', () => {
     const transcript: ChatItem[] = [
       { kind: 'user', id: 'u1', text: 'Hi', pinned: false },
       {
@@ -119,9 +119,19 @@ describe('applyRunEvents', () => {
         at: 'x',
       },
     ];
-    const model: ChatModel = { ...empty, items: transcript };
+    // The reload's transcript covers every event (its run's saved seq is the last): a replay of them all
+    // (a re-attach from 0) changes nothing, and applying them past that seq would be a bug, not a no-op.
+    const covered = answer.at(-1)!.seq;
+    const model: ChatModel = {
+      ...empty,
+      items: transcript,
+      runs: {
+        r1: { runId: 'r1', conversationId: 'c1', lastSeq: covered, status: 'running', userMessageId: null },
+      },
+    };
     const { model: after } = applyRunEvents(model, answer);
     expect(after.items).toEqual(transcript);
+    expect(() => applyRunEvents({ ...empty, items: transcript }, answer)).toThrow(/applied twice/);
   });
 
   it('a reload mid-answer shows the streamed text once, then continues it', () => {

@@ -86,6 +86,9 @@ export class Agent {
       listing: ctx.prefetched?.(dir),
       context: snapshotOf,
     });
+    // A run notes how far the stored entries reach at each seq, so a window opening mid-run gets exactly
+    // the entries its attach seq covers (runs.ts savedSeq). One not loaded here has no run streaming.
+    ctx.runs.measureWith((id) => this.store.peek(id)?.entries.length ?? Number.MAX_SAFE_INTEGER);
     this.recall = new RecallIndex(this.store, path.join(dir, INDEX_DIR), {
       ...(ctx.idle ? { idle: ctx.idle } : {}),
       onProgress: (progress) => ctx.events.emit('conversations.indexing', progress),

@@ -5,8 +5,9 @@ import type { TranscriptItem } from '../../../shared/channels/conversations.js';
 import { projectEntries } from '../../../shared/projection/project.js';
 import type { ConversationState } from './state.js';
 
-export function transcript(state: ConversationState): TranscriptItem[] {
-  return projectEntries(state.entries, state.pinned);
+/** Its items; `end`: only the entries before it (what a running run's saved seq covers, runs.ts). */
+export function transcript(state: ConversationState, end?: number): TranscriptItem[] {
+  return projectEntries(end === undefined ? state.entries : state.entries.slice(0, end), state.pinned);
 }
 
 /** The conversation as Markdown, for export. */

@@ -6,6 +6,7 @@ import { getAgent } from '../agent/index.js';
 import { confirmNatively } from '../confirm.js';
 import type { CoreContext } from '../context.js';
 import { lastPage, pageAround, pageAt } from '../conversations/pages.js';
+import { asShown } from '../conversations/live-items.js';
 import type { ConversationState } from '../conversations/state.js';
 import { UNTITLED, summarize, titleOf } from '../conversations/store.js';
 import { toMarkdown, transcript } from '../conversations/transcript.js';
@@ -14,11 +15,11 @@ import { toMarkdown, transcript } from '../conversations/transcript.js';
 type Domain = DomainHandlers<'conversations'>;
 
 /** The page around a message; its end when the message is gone (edited away): the window just opens. */
-function aroundOrLast(state: ConversationState, id: string, limit: number) {
+function aroundOrLast(state: ConversationState, id: string, limit: number, end?: number) {
   try {
-    return pageAround(state, id, limit);
+    return pageAround(state, id, limit, end);
   } catch (error) {
-    if (error instanceof ContractError && error.code === 'not_found') return lastPage(state, limit);
+    if (error instanceof ContractError && error.code === 'not_found') return lastPage(state, limit, end);
     throw error;
   }
 }
@@ -55,15 +56,17 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       // Another process (a CLI run, another app) may have added to it since we loaded it.
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
-      // In the same tick as the items, so the seq matches them.
-      const run = ctx.runs.savedSeq(state.meta.id);
+      // In the same tick as the items: they are what the run's events up to its seq show, exactly.
+      const live = ctx.runs.live(state.meta.id);
+      const end = live?.entries;
       const page =
         req.limit === undefined
-          ? { items: transcript(state), older: null, newer: null }
+          ? { items: transcript(state, end), older: null, newer: null }
           : req.around !== undefined
-            ? aroundOrLast(state, req.around, req.limit)
-            : lastPage(state, req.limit);
-      return { conversation: summarize(state), ...page, runs: run ? [run] : [] };
+            ? aroundOrLast(state, req.around, req.limit, end)
+            : lastPage(state, req.limit, end);
+      if (live && page.newer === null) page.items = asShown(state, page.items, live);
+      return { conversation: summarize(state), ...page, runs: live ? [live.run] : [] };
     },
     'conversations.page': async (req) => {
       const s = await store();
@@ -75,11 +78,12 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       }
       if ((await s.refresh(req.id)) > 0) getAgent(ctx).forget(req.id);
       const state = s.get(req.id);
-      const run = ctx.runs.savedSeq(state.meta.id);
+      const live = ctx.runs.live(state.meta.id);
       const at = req.before !== undefined ? { before: req.before } : { from: req.from! };
-      const page = pageAt(state, at, req.limit);
+      const page = pageAt(state, at, req.limit, live?.entries);
+      if (live && page.newer === null) page.items = asShown(state, page.items, live);
       // Only a page that reaches the end is where a live run's events continue.
-      return { ...page, ...(page.newer === null ? { runs: run ? [run] : [] } : {}) };
+      return { ...page, ...(page.newer === null ? { runs: live ? [live.run] : [] } : {}) };
     },
     'conversations.rename': async (req) => ({
       conversation: summarize(await (await store()).rename(req.id, req.title)),
