@@ -123,20 +123,19 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
       set({ hidden });
     };
     // Deleted at once (search, the model's recall and other windows lose it now); Undo restores it.
-    const deleted = getApi()
-      ['conversations.delete']({ id })
-      .then(
-        () => {
-          if (space === currentSpaceId()) set({ list: get().list.filter((c) => c.id !== id) });
-          unhide();
-          return true;
-        },
-        (err: unknown) => {
-          unhide();
-          toast(`Could not delete the conversation: ${errorMessage(err)}`, { tone: 'error' });
-          return false;
-        },
-      );
+    const api = getApi();
+    const deleted = api['conversations.delete']({ id }).then(
+      () => {
+        if (space === currentSpaceId()) set({ list: get().list.filter((c) => c.id !== id) });
+        unhide();
+        return true;
+      },
+      (err: unknown) => {
+        unhide();
+        toast(`Could not delete the conversation: ${errorMessage(err)}`, { tone: 'error' });
+        return false;
+      },
+    );
     toast(`Deleted “${conversation?.title || 'Untitled'}”.`, {
       timeoutMs: UNDO_MS,
       action: {
