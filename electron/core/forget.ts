@@ -14,6 +14,7 @@ import { PERSONAL_ID } from './spaces/model.js';
 import { recordTombstone } from './sync/tombstones.js';
 import { BUSY_MESSAGE, lockFile } from './conversations/lock.js';
 import { createRedactor, type Redactor } from './conversations/redact.js';
+import { trashedFiles } from './conversations/trash.js';
 import {
   redactConversationFile,
   redactLogFile,
@@ -134,6 +135,10 @@ export async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise
   await agent.store.init();
   // First the runs' kept events: a window re-attaching during the rest of the forget is replayed no copy.
   ctx.runs.redact(redactor, (id) => agent.store.has(id));
+  // The trash first: a conversation restored from it after this point comes back redacted, and one
+  // restored before is live again by the time the store's conversations are redacted below.
+  for (const file of await trashedFiles(dir))
+    await withConversationFileLock(file, async () => redactConversationFile(file, redactor));
   await agent.redactForgotten(redactor, async (file) => redactConversationFile(file, redactor));
   const loaded = new Set(agent.store.ids().map((id) => `${id}.jsonl`));
   // Files the store does not know (damaged, or written by a newer version) may hold copies too.

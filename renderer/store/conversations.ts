@@ -1,8 +1,8 @@
-// The conversations slice: the sidebar's list, search, and rename/delete (delete is undoable for a few
-// seconds: the backend call is deferred until the Undo toast expires).
+// The conversations slice: the sidebar's list, search, and rename/delete (the backend deletes at once
+// and keeps the conversation in its trash for a while: the toast's Undo restores it).
 import { create } from 'zustand';
 import type { ConversationSummary } from '../../shared/channels/conversations';
-import { getApi } from '../api';
+import { getApi, getApiIn } from '../api';
 import { currentSpaceId } from '../transport/current-space';
 import { errorMessage } from '../lib/format';
 import { useChat } from './chat';
@@ -26,7 +26,7 @@ interface ConversationsState {
   searching: boolean;
   /** The space's recall index being built (conversations.indexing), until it reaches its total. */
   indexing: { indexed: number; total: number } | null;
-  /** Ids hidden while their delete can still be undone. */
+  /** Ids hidden while their deletion is on its way to the backend. */
   hidden: ReadonlySet<string>;
   refresh(): Promise<void>;
   setList(list: ConversationSummary[]): void;
@@ -41,13 +41,6 @@ interface ConversationsState {
 
 const UNDO_MS = 6_000;
 let searchToken = 0;
-/** Deletes still waiting for their Undo to expire: done at once if the window goes away first. */
-const pendingDeletes = new Set<() => void>();
-if (typeof window !== 'undefined') {
-  window.addEventListener('pagehide', () => {
-    for (const commit of [...pendingDeletes]) commit();
-  });
-}
 
 export const useConversations = create<ConversationsState>()((set, get) => ({
   list: [],
@@ -121,41 +114,44 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
 
   remove(id) {
     const conversation = get().list.find((c) => c.id === id);
+    const space = currentSpaceId();
     set({ hidden: new Set([...get().hidden, id]) });
     if (useChat.getState().conversationId === id) void useChat.getState().open(null);
-    let undone = false;
     const unhide = (): void => {
       const hidden = new Set(get().hidden);
       hidden.delete(id);
       set({ hidden });
     };
-    const commit = (): void => {
-      if (undone) return;
-      undone = true;
-      clearTimeout(timer);
-      pendingDeletes.delete(commit);
-      const api = getApi();
-      api['conversations.delete']({ id })
-        .then(() => {
-          set({ list: get().list.filter((c) => c.id !== id) });
-          unhide();
-        })
-        .catch((err: unknown) => {
-          unhide();
-          toast(`Could not delete the conversation: ${errorMessage(err)}`, { tone: 'error' });
-        });
-    };
-    const timer = setTimeout(commit, UNDO_MS);
-    pendingDeletes.add(commit);
+    // Deleted at once (search, the model's recall and other windows lose it now); Undo restores it.
+    const api = getApi();
+    const deleted = api['conversations.delete']({ id }).then(
+      () => {
+        if (space === currentSpaceId()) set({ list: get().list.filter((c) => c.id !== id) });
+        unhide();
+        return true;
+      },
+      (err: unknown) => {
+        unhide();
+        toast(`Could not delete the conversation: ${errorMessage(err)}`, { tone: 'error' });
+        return false;
+      },
+    );
     toast(`Deleted “${conversation?.title || 'Untitled'}”.`, {
       timeoutMs: UNDO_MS,
       action: {
         label: 'Undo',
         run: () => {
-          undone = true;
-          clearTimeout(timer);
-          pendingDeletes.delete(commit);
-          unhide();
+          void deleted.then(async (done) => {
+            if (!done) return;
+            try {
+              // In the space it was deleted from, even if the window has switched since.
+              const res = await getApiIn(space)['conversations.restore']({ id });
+              if (space !== currentSpaceId()) return;
+              get().setList([...get().list.filter((c) => c.id !== id), res.conversation]);
+            } catch (err) {
+              toast(`Could not undo the deletion: ${errorMessage(err)}`, { tone: 'error' });
+            }
+          });
         },
       },
     });

@@ -70,7 +70,13 @@ export const conversationsInvoke = {
     req: z.object({ id, title: z.string().trim().min(1).max(200) }),
     res: z.object({ conversation: conversationSummary }),
   },
+  /**
+   * Deletes at once: the conversation leaves the list, the recall index and every window now; its file waits
+   * in the trash for a `conversations.restore` (the window's Undo) for a short while, then is gone for good.
+   */
   'conversations.delete': { req: z.object({ id }), res: ok, destructive: true as const },
+  /** Undoes a deletion, while it can be (`not_found`, "deleted for good", after): listed and searchable again. */
+  'conversations.restore': { req: z.object({ id }), res: z.object({ conversation: conversationSummary }) },
   /**
    * The space's recall index, as the model's conversation_search ranks it (titles too, the last word also
    * as a prefix): the best matches first, each with a snippet and the [start, end) ranges of its matches.

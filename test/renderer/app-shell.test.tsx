@@ -184,15 +184,29 @@ describe('conversations sidebar', () => {
     );
     await within(nav).findByRole('button', { name: 'Delete “Lisbon trip”' });
 
+    // Deleted at once (the backend keeps it in its trash); Undo restores it from there.
+    const trash = new Map<string, typeof backend.conversations extends Map<string, infer C> ? C : never>();
+    backend.impl['conversations.delete'] = (req) => {
+      trash.set(req.id, backend.conversations.get(req.id)!);
+      backend.conversations.delete(req.id);
+      return { ok: true };
+    };
+    backend.impl['conversations.restore'] = (req) => {
+      const c = trash.get(req.id)!;
+      backend.conversations.set(req.id, c);
+      return { conversation: c.summary };
+    };
     fireEvent.click(within(nav).getByRole('button', { name: 'Delete “Dinner plans”' }));
     const confirm = screen.getByRole('alertdialog', { name: 'Delete this conversation?' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(within(nav).queryByRole('button', { name: 'Delete “Dinner plans”' })).toBeNull();
+    await waitFor(() => expect(backend.callsTo('conversations.delete')).toEqual([{ id: 'c1' }]));
+    expect(within(nav).queryByRole('button', { name: 'Delete “Dinner plans”' })).toBeNull();
     fireEvent.click(
       within(screen.getByRole('region', { name: 'Notifications' })).getByRole('button', { name: 'Undo' }),
     );
-    expect(within(nav).getByRole('button', { name: 'Delete “Dinner plans”' })).toBeTruthy();
-    expect(backend.callsTo('conversations.delete')).toEqual([]);
+    await within(nav).findByRole('button', { name: 'Delete “Dinner plans”' });
+    expect(backend.callsTo('conversations.restore')).toEqual([{ id: 'c1' }]);
 
     fireEvent.change(within(nav).getByRole('searchbox', { name: 'Search conversations' }), {
       target: { value: 'pasta' },

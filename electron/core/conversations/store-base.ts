@@ -33,6 +33,7 @@ import { PageViews } from './page-view.js';
 import type { Page } from './pages.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, rebuild } from './state.js';
+import { emptyTrash } from './trash.js';
 import { byNewest } from './summaries.js';
 import { SummaryBook } from './summary-book.js';
 import { busy, gone, notFound } from './store-errors.js';
@@ -135,11 +136,14 @@ export class StoreBase {
     // (store.ts's discover), and the check below finds every head the files no longer match.
     const listing = this.prefetched?.catch(() => listFolder(this.dir)) ?? listFolder(this.dir);
     this.prefetched = undefined;
+    // What an ended process left in the trash is deleted for good before anything here is read.
+    const emptied = emptyTrash(this.dir).catch(() => undefined);
     const cued = new Promise<void>((resolve) => (this.cue = resolve));
     // Heads listed from the cache are checked once the first list is answered (a stat per file, a
     // thousand of them took longer than the rest of an app's start), or at once when anything else needs
     // the heads as the files hold them (init), or after CHECK_WITHIN_MS whatever happens.
     this.loaded = listing.then(async (l) => {
+      await emptied;
       if (covers(l)) {
         setTimeout(this.cue, CHECK_WITHIN_MS).unref();
         await cued;

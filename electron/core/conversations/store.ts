@@ -22,6 +22,7 @@ import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase } from './store-
 import { busy, notFound } from './store-errors.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
 import { dropCache } from './summary-cache.js';
+import { Trash, exists, goneForGood, withTrashLock } from './trash.js';
 
 export { CHAT_SYNC_MS, UNTITLED, byNewest, summarize, titleOf, type StoreStats };
 
@@ -35,6 +36,7 @@ export interface ConversationLease {
 
 export class ConversationStore extends StoreBase {
   private readonly held = new HeldRedactions();
+  private readonly trash = new Trash(this.dir);
   private unwatch: (() => void) | undefined;
 
   /** A new conversation; `records` (such as its first message) are written with it, in one write. */
@@ -292,23 +294,54 @@ export class ConversationStore extends StoreBase {
     return this.append(id, [{ t: 'title', title: title.trim(), at: new Date().toISOString() }]);
   }
 
+  /**
+   * Deletes a conversation: its file moves into the trash (trash.ts) by one rename, under its lock, and it
+   * leaves the list and the recall index at once; `restore` brings it back until the trash lets it go.
+   */
   async delete(id: string): Promise<void> {
     await this.init();
     if (!this.has(id)) throw notFound();
     await this.locked(id, async () => {
-      const writer = this.writers.get(id);
-      this.writers.delete(id);
+      await this.writers.get(id)?.flushed();
+      await withTrashLock(this.dir, id, async (trashed) => {
+        const writer = this.writers.get(id);
+        this.writers.delete(id);
+        await writer?.close();
+        await fs.rename(this.fileOf(id), trashed);
+      });
       this.book.delete(id);
       this.byId.delete(id);
       this.tails.delete(id);
       this.redactedHere.delete(id);
-      await writer?.close();
-      await fs.rm(this.fileOf(id), { force: true });
       await this.pageSaver.drop(id);
     });
+    this.trash.added(id);
     this.changed(id);
     // Its title leaves the cache before the deletion answers.
     await this.saveSummaries(true);
+  }
+
+  /** Undoes a deletion: the file moves back from the trash, and the conversation is listed and indexed again. */
+  async restore(id: string): Promise<ConversationState> {
+    await this.init();
+    if (this.has(id)) return this.get(id);
+    if (!ID.test(id)) throw goneForGood();
+    await this.serial.run(id, async () => {
+      const lock = await lockFile(this.fileOf(id), { waitMs: LOCK_WAIT_MS });
+      if (!lock) throw busy();
+      try {
+        await withTrashLock(this.dir, id, async (trashed) => {
+          if (!(await exists(trashed))) throw goneForGood();
+          // Brought back meanwhile (another window's Undo): the trash's copy is the same conversation.
+          if (await exists(this.fileOf(id))) await fs.rm(trashed, { force: true });
+          else await fs.rename(trashed, this.fileOf(id));
+        });
+      } finally {
+        await lock.release();
+      }
+    });
+    this.trash.cancel(id);
+    return this.adopt(id);
   }
 
   /**
@@ -411,6 +444,7 @@ export class ConversationStore extends StoreBase {
 
   async close(): Promise<void> {
     this.unwatch?.();
+    await this.trash.close();
     const writers = [...this.writers.values()];
     this.writers.clear();
     await Promise.all(writers.map((w) => w.close()));

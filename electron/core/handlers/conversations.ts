@@ -1,4 +1,4 @@
-// conversations.*: list, open, rename, delete, search (the recall index: titles and content), the
+// conversations.*: list, open, rename, delete (and its undo, restore), search (the recall index: titles and content), the
 // recall switches (per conversation and per space) and export.
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
@@ -103,6 +103,9 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       getAgent(ctx).forget(req.id);
       return { ok: true as const };
     },
+    'conversations.restore': async (req) => ({
+      conversation: summarize(await (await store()).restore(req.id)),
+    }),
     'conversations.search': async (req) => {
       await store();
       const { hits } = await getAgent(ctx).recall.search(req.query, {

@@ -6,6 +6,7 @@ import type { RecallCard as RecallFacts } from '../../../../shared/projection/re
 import { Spinner } from '../../../components';
 import { formatTime } from '../../../lib/format';
 import { useChat } from '../../../store/chat';
+import { useConversations } from '../../../store/conversations';
 import type { ChatItem } from '../../../store/chat';
 import { Card } from './card';
 
@@ -13,6 +14,12 @@ type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 export function RecallToolCard({ item, card }: { item: ToolItem; card: RecallFacts }): ReactElement {
   const open = useChat((s) => s.open);
+  // A hit's conversation deleted since the search (no longer in the space's list; a list not read yet
+  // counts all as there): shown as deleted, not as a link that would empty the window for an error.
+  const list = useConversations((s) => s.list);
+  const hidden = useConversations((s) => s.hidden);
+  const loaded = useConversations((s) => s.loaded);
+  const gone = (id: string): boolean => loaded && (hidden.has(id) || !list.some((c) => c.id === id));
   const running = item.result === null;
   return (
     <Card
@@ -26,22 +33,21 @@ export function RecallToolCard({ item, card }: { item: ToolItem; card: RecallFac
         <ul className="recall-hits" aria-label="Past conversations found">
           {card.hits.map((hit, i) => (
             <li key={`${hit.conversationId}:${hit.messageId ?? i}`}>
-              <button
-                type="button"
-                className="recall-hit"
-                onClick={() =>
-                  void open(hit.conversationId, hit.messageId ? { focus: hit.messageId } : undefined)
-                }
-              >
-                <span className="recall-hit-title">
-                  {hit.title || 'Untitled'}
-                  {hit.at && <span className="recall-hit-time"> · {formatTime(hit.at)}</span>}
-                  {hit.role && hit.role !== 'title' && (
-                    <span className="recall-hit-time"> · {hit.role === 'user' ? 'you' : 'Mnemo'}</span>
-                  )}
-                </span>
-                <span className="recall-hit-snippet">{hit.snippet}</span>
-              </button>
+              {gone(hit.conversationId) ? (
+                <div className="recall-hit recall-hit-gone">
+                  <HitText hit={hit} deleted />
+                </div>
+              ) : (
+                <button
+                  type="button"
+                  className="recall-hit"
+                  onClick={() =>
+                    void open(hit.conversationId, hit.messageId ? { focus: hit.messageId } : undefined)
+                  }
+                >
+                  <HitText hit={hit} deleted={false} />
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -49,5 +55,21 @@ export function RecallToolCard({ item, card }: { item: ToolItem; card: RecallFac
         <p className="tool-detail-label">{item.isError ? item.result : 'Nothing was found.'}</p>
       ) : undefined}
     </Card>
+  );
+}
+
+function HitText({ hit, deleted }: { hit: RecallFacts['hits'][number]; deleted: boolean }): ReactElement {
+  return (
+    <>
+      <span className="recall-hit-title">
+        {hit.title || 'Untitled'}
+        {deleted && <span className="recall-hit-time"> · deleted</span>}
+        {hit.at && <span className="recall-hit-time"> · {formatTime(hit.at)}</span>}
+        {hit.role && hit.role !== 'title' && (
+          <span className="recall-hit-time"> · {hit.role === 'user' ? 'you' : 'Mnemo'}</span>
+        )}
+      </span>
+      <span className="recall-hit-snippet">{hit.snippet}</span>
+    </>
   );
 }
