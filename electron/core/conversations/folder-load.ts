@@ -1,7 +1,10 @@
 // Reading a conversations folder at start, in two steps: the listing and the summary cache
 // (summary-cache.ts), then a stat per file, never a body, except for files the cache does not describe
-// as they are now: those are replayed, and their states kept (they have been read anyway). Also the one place that reads a body on demand
-// (readBody), with where our view of the file ends (the store's catch-up compares against it).
+// as they are now: those are replayed, and their states kept (they have been read anyway). The listing
+// reads no names when the folder's stat is the stamp a previous start's check vouched for in the cache
+// (no name came or went since; a file changed in place is the stats' to find). Also the one place that
+// reads a body on demand (readBody), with where our view of the file ends (the store's catch-up compares
+// against it).
 import {
   closeSync,
   fstatSync,

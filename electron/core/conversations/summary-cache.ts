@@ -10,7 +10,9 @@
 // writes a few hundred bytes per conversation. Written whole to a temp file and renamed over the old one,
 // so a kill at any point leaves the old cache or the new one (and a torn or foreign file is just ignored).
 // It holds the list too, as the list shows it (newest first), ahead of the heads: a start's first list is
-// that part alone, parsed, and the heads follow once it is answered.
+// that part alone, parsed, and the heads follow once it is answered. And the folder's stamp when a
+// start's check found the list naming exactly its files (summary-read.ts's vouchFolder, written in
+// place): then the next start need not read the folder's names.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
