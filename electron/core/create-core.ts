@@ -10,7 +10,7 @@ import { appVersion } from './app-version.js';
 import { createHandlers } from './backend.js';
 import { memoryLimitsOf } from './memory-limits.js';
 import type { CoreContext } from './context.js';
-import { type Listing, prefetchFolder } from './conversations/folder-load.js';
+import { type Listing, leftoversOf, prefetchFolder } from './conversations/folder-load.js';
 import { ensureDataDir } from './data-dir.js';
 import { FanOutBus } from './events.js';
 import { finishPendingForgets } from './forget.js';
@@ -67,8 +67,9 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   // the memory opens below: the window's first request is that list, and this way the read and its
   // parse fill the start's waits for the disk instead of following them.
   const conversationsDir = path.join(dataDir, 'conversations');
-  let listing: Promise<Listing> | undefined = prefetchFolder(conversationsDir);
-  listing.catch(() => undefined); // the store lists again, and reports what fails then
+  const early = prefetchFolder(conversationsDir);
+  early.catch(() => undefined); // the store lists again, and reports what fails then
+  let listing: Promise<Listing> | undefined = early;
   const prefetched = (dir: string): Promise<Listing> | undefined => {
     if (dir !== conversationsDir) return undefined;
     const taken = listing;
@@ -137,7 +138,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   void spaces.emptyTrashSoon();
   // Before any conversation is read or continued: a forget a crash cut short is finished first.
   try {
-    await finishPendingForgets(ctx);
+    // The leftovers of a redaction cut short that the early listing saw: the folder's names not read again.
+    await finishPendingForgets(ctx, undefined, await leftoversOf(early));
   } catch (error) {
     log.error('could not finish a forget cut short; it is tried again at the next start', { error });
   }

@@ -98,10 +98,15 @@ async function settledElsewhere(ctx: CoreContext, id: string): Promise<boolean> 
 /**
  * Finishes pending forgets: the memory part again (idempotent), then the copies, then settles each. At
  * start these are the forgets a crash cut short; `current` is a forget whose memory part just ran.
+ * `names`: the conversations folder's names as the start's listing found them (not read again).
  */
-export async function finishPendingForgets(ctx: CoreContext, current?: string): Promise<number> {
+export async function finishPendingForgets(
+  ctx: CoreContext,
+  current?: string,
+  names?: readonly string[],
+): Promise<number> {
   const pending = await ctx.memory.pendingForgets();
-  await removeRedactLeftovers(conversationsDir(ctx));
+  await removeRedactLeftovers(conversationsDir(ctx), names);
   for (const trace of pending) {
     if (trace.id !== current) await ctx.memory.resumeForget(trace);
     await eraseCopies(ctx, trace);

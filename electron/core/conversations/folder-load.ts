@@ -1,7 +1,10 @@
 // Reading a conversations folder at start, in two steps: the listing and the summary cache
 // (summary-cache.ts), then a stat per file, never a body, except for files the cache does not describe
-// as they are now: those are replayed, and their states kept (they have been read anyway). Also the one place that reads a body on demand
-// (readBody), with where our view of the file ends (the store's catch-up compares against it).
+// as they are now: those are replayed, and their states kept (they have been read anyway). The listing
+// reads no names when the folder's stat is the stamp a previous start's check vouched for in the cache
+// (no name came or went since; a file changed in place is the stats' to find). Also the one place that
+// reads a body on demand (readBody), with where our view of the file ends (the store's catch-up compares
+// against it).
 import {
   closeSync,
   fstatSync,
@@ -14,22 +17,30 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
+import {
+  type FolderStamp,
+  folderStamp,
+  sameFolder,
+  settledWhenTaken,
+  unchangedSince,
+} from './folder-stamp.js';
 import { type ConversationHead, headOf } from './heads.js';
 import { parseLines } from './jsonl.js';
 import { markRead } from './page-marks.js';
 import type { ConversationRecord } from './records.js';
+import { isRedactLeftover } from './redact-files.js';
 import { type ConversationState, rebuild } from './state.js';
 import {
   CACHE_FILE,
-  type CacheRead,
   type CachedHead,
   type FileStamp,
-  readCache,
-  readCacheAsync,
   removeCacheLeftovers,
   sameStamp,
   stampOf,
 } from './summary-cache.js';
+import { type CacheRead, idsKey, readCache, readCacheAsync, vouchFolder } from './summary-read.js';
+
+export { type FolderStamp, unchangedSince } from './folder-stamp.js';
 
 /** The ids the store accepts: also file names, so no separators, dots or spaces. */
 export const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -66,39 +77,6 @@ export interface Folder {
 
 const LOAD_BATCH = 16;
 
-/** A folder's own stat, taken before its names were read, with when (Date.now()) it was taken. */
-export interface FolderStamp {
-  ino: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
-  takenAt: number;
-}
-
-export function folderStamp(dir: string): FolderStamp | null {
-  try {
-    const s = statSync(dir, { bigint: true });
-    return { ino: s.ino, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs, takenAt: Date.now() };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * No name came into `dir` or left it since `stamp` (a folder's modification time moves with every entry
- * created, removed or renamed in it), which must have been old enough when taken: a change in the same
- * tick of the file system's clock leaves the same time. That tick is a few milliseconds where times have
- * a sub-second part, up to two seconds where they have none (FAT, older file systems).
- */
-export function unchangedSince(dir: string, stamp: FolderStamp): boolean {
-  const ms = Number(stamp.mtimeNs / 1_000_000n);
-  const tick = stamp.mtimeNs % 1_000_000_000n === 0n ? 2_000 : 100;
-  if (ms > stamp.takenAt - tick) return false;
-  const now = folderStamp(dir);
-  return (
-    now !== null && now.ino === stamp.ino && now.mtimeNs === stamp.mtimeNs && now.ctimeNs === stamp.ctimeNs
-  );
-}
-
 /** A folder's conversation ids (from its listing) and what the summary cache says of them. */
 export interface Listing {
   ids: string[];
@@ -108,6 +86,16 @@ export interface Listing {
   readonly cache: Map<string, CachedHead>;
   /** The list as the cache saved it (what a first list shows before any head is parsed), if it has one. */
   list: ConversationSummary[] | null;
+  /**
+   * How the ids were found: the folder's names read, or (`vouched`) the cache's list, which the
+   * folder's stat says names its files still (a start's check vouched for it: vouchListing).
+   */
+  from: 'names' | 'vouched';
+  /** Temp files of a redaction cut short that the names showed (finishPendingForgets removes them). */
+  redactLeftovers: string[];
+  /** No leftover of any kind among the names (then a check may vouch for the listing). */
+  clean: boolean;
+  readonly read: CacheRead;
 }
 
 /**
@@ -117,7 +105,8 @@ export interface Listing {
 export async function listFolder(dir: string): Promise<Listing> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stamp = folderStamp(dir);
-  return listing(dir, stamp, readdirSync(dir), readCache(dir));
+  const read = readCache(dir);
+  return vouched(read, stamp) ?? listing(dir, stamp, readdirSync(dir), read);
 }
 
 /**
@@ -128,8 +117,34 @@ export async function listFolder(dir: string): Promise<Listing> {
 export async function prefetchFolder(dir: string): Promise<Listing> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const stamp = folderStamp(dir);
-  const [names, cache] = await Promise.all([fs.readdir(dir), readCacheAsync(dir)]);
-  return listing(dir, stamp, names, cache);
+  const read = await readCacheAsync(dir);
+  return vouched(read, stamp) ?? listing(dir, stamp, await fs.readdir(dir), read);
+}
+
+/**
+ * The cache's list as the listing, without reading the folder's names, when its folder stamp is the
+ * folder's stat now (no name came or left since a check found the list naming exactly the files) and
+ * the list is still the one vouched for. A file changed in place since is found by the check's stats.
+ */
+function vouched(read: CacheRead, now: FolderStamp | null): Listing | null {
+  const saved = read.folder;
+  if (!saved || !now || !read.list || !sameFolder(saved.stamp, now) || !settledWhenTaken(saved.stamp))
+    return null;
+  if (idsKey(read.list) !== saved.ids) return null;
+  const ids = read.list.map((s) => s.id);
+  if (!ids.every((id) => ID.test(id))) return null;
+  return {
+    ids,
+    stamp: saved.stamp,
+    get cache() {
+      return read.heads();
+    },
+    list: read.list,
+    from: 'vouched',
+    redactLeftovers: [],
+    clean: true,
+    read,
+  };
 }
 
 async function listing(
@@ -138,9 +153,15 @@ async function listing(
   names: string[],
   read: CacheRead,
 ): Promise<Listing> {
-  if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) await removeCacheLeftovers(dir);
+  let clean = true;
+  if (names.some((n) => n.startsWith(`${CACHE_FILE}.`))) {
+    clean = false;
+    await removeCacheLeftovers(dir);
+  }
   const ids: string[] = [];
+  const redactLeftovers: string[] = [];
   for (const name of names) {
+    if (isRedactLeftover(name)) redactLeftovers.push(name);
     if (!name.endsWith('.jsonl')) continue;
     const id = name.slice(0, -'.jsonl'.length);
     if (ID.test(id)) ids.push(id);
@@ -152,7 +173,31 @@ async function listing(
       return read.heads();
     },
     list: read.list,
+    from: 'names',
+    redactLeftovers,
+    clean: clean && redactLeftovers.length === 0,
+    read,
   };
+}
+
+/** The redaction leftovers a listing found; undefined (then the folder is read) if it failed. */
+export function leftoversOf(listing: Promise<Listing>): Promise<string[] | undefined> {
+  return listing.then(
+    (l) => l.redactLeftovers,
+    () => undefined,
+  );
+}
+
+/**
+ * After a check that found every head the cache listed as its file is (nothing replayed, nothing gone,
+ * no other file), with no name come or gone since the listing: the listing's folder stamp is written
+ * into the cache, so the next start can take the cache's list for the folder's names (`vouched`).
+ */
+export function vouchListing(dir: string, l: Listing, { heads, bodies }: Folder): boolean {
+  if (l.from !== 'names' || !l.clean || !l.stamp || !l.list || bodies.size > 0) return false;
+  if (heads.size !== l.ids.length || l.list.length !== l.ids.length) return false;
+  if (!l.list.every((s) => heads.has(s.id))) return false;
+  return unchangedSince(dir, l.stamp) && vouchFolder(dir, l.read, l.stamp);
 }
 
 /** The cache names every file listed (then its heads can be shown while they are checked). */

@@ -120,8 +120,14 @@ function fsyncFolder(dir: string): void {
   }
 }
 
-/** Temp files of a redaction cut short (they may hold the content): removed at the next forget or start. */
-export async function removeRedactLeftovers(dir: string): Promise<void> {
-  for (const name of await fs.readdir(dir).catch(() => [] as string[]))
-    if (name.startsWith('.') && name.includes('.redact-')) await fs.rm(path.join(dir, name), { force: true });
+export const isRedactLeftover = (name: string): boolean => name.startsWith('.') && name.includes('.redact-');
+
+/**
+ * Temp files of a redaction cut short (they may hold the content): removed at the next forget or start.
+ * `names`: the folder's names as a start's listing read them just before (or found none to read: the
+ * folder unchanged since a listing with no leftover); otherwise they are read now.
+ */
+export async function removeRedactLeftovers(dir: string, names?: readonly string[]): Promise<void> {
+  for (const name of names ?? (await fs.readdir(dir).catch(() => [] as string[])))
+    if (isRedactLeftover(name)) await fs.rm(path.join(dir, name), { force: true });
 }

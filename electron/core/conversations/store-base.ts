@@ -23,6 +23,7 @@ import {
   listFolder,
   readBody,
   readBodySync,
+  vouchListing,
 } from './folder-load.js';
 import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import { JsonlWriter, readFirstJsonl, readJsonl, readJsonlFrom } from './jsonl.js';
@@ -149,7 +150,10 @@ export class StoreBase {
         await cued;
       }
       this.checking = true;
-      this.apply(await checkFolder(this.dir, l));
+      const folder = await checkFolder(this.dir, l);
+      this.apply(folder);
+      // The cache described the folder exactly: the next start may take its list for the names.
+      vouchListing(this.dir, l, folder);
     });
     this.listed = listing.then((l) => {
       this.listedAt = l.stamp;

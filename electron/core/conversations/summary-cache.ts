@@ -10,15 +10,17 @@
 // writes a few hundred bytes per conversation. Written whole to a temp file and renamed over the old one,
 // so a kill at any point leaves the old cache or the new one (and a torn or foreign file is just ignored).
 // It holds the list too, as the list shows it (newest first), ahead of the heads: a start's first list is
-// that part alone, parsed, and the heads follow once it is answered.
-import { promises as fs, readFileSync } from 'node:fs';
+// that part alone, parsed, and the heads follow once it is answered. And the folder's stamp when a
+// start's check found the list naming exactly its files (summary-read.ts's vouchFolder, written in
+// place): then the next start need not read the folder's names.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { type ConversationHead, parseHead, summaryOf } from './heads.js';
 import { byNewest } from './summaries.js';
 
 export const CACHE_FILE = '.summaries.json';
-const VERSION = 3;
+const VERSION = 4;
 
 /** Where a head was built from: the conversation file's stat then. */
 export interface FileStamp {
@@ -103,45 +105,33 @@ function fromRow(x: unknown): CachedHead | null {
   return head && typeof id === 'string' && stamp ? { head, stamp } : null;
 }
 
-/**
- * What a read of the cache gives: the list as saved (newest first, absent in a cache from before it held
- * one), at once, and the heads by id, parsed on first use (a start's first list needs only the list).
- */
-export interface CacheRead {
-  list: ConversationSummary[] | null;
-  heads(): Map<string, CachedHead>;
+// The file is one JSON object whose header has a fixed length, so that a start reads only its head and
+// list parts, and a start's check can write the folder's stamp in place (summary-read.ts):
+//   {"v":4,"listBytes":<n, padded to LIST_BYTES_W>,"folder":<null or the stamp, padded to FOLDER_W>,
+//    "list":[...n bytes...],"heads":[...]}
+// The list holds arrays of strings, numbers and booleans, where a key never appears and a '"' inside a
+// string is always escaped, so the first `,"heads":` after it is where it ends even when a hand edit
+// made listBytes wrong. Its items are arrays too (ListRow), which parse in half the time objects did.
+export const HEAD = `{"v":${VERSION},"listBytes":`;
+export const LIST_BYTES_W = 12;
+export const FOLDER_KEY = ',"folder":';
+export const FOLDER_W = 120;
+export const LIST_KEY = ',"list":';
+export const HEADS_KEY = ',"heads":';
+/** Where listBytes's digits are, where the folder field is, and where the list begins. */
+export const LIST_BYTES_AT = HEAD.length;
+export const FOLDER_AT = LIST_BYTES_AT + LIST_BYTES_W + FOLDER_KEY.length;
+export const LIST_AT = FOLDER_AT + FOLDER_W + LIST_KEY.length;
+
+/** The folder field: JSON null or a string, padded with spaces (JSON allows them before the comma). */
+export function folderField(text: string | null): string | null {
+  const json = text === null ? 'null' : JSON.stringify(text);
+  return json.length <= FOLDER_W ? json.padEnd(FOLDER_W) : null;
 }
 
-const NONE: CacheRead = { list: null, heads: () => new Map() };
-
-/**
- * The cache as read now; nothing when there is none or it cannot be used. Read synchronously: a few
- * hundred kilobytes for a thousand conversations take well under a millisecond, while the same read
- * through the thread pool (open, stat, read, close) waited for it four times, on the way to the app's
- * first list.
- */
-export function readCache(dir: string): CacheRead {
-  let data: Buffer;
-  try {
-    data = readFileSync(path.join(dir, CACHE_FILE));
-  } catch {
-    return NONE; // none yet: rebuilt from the files
-  }
-  return parseCache(data);
+export function headerOf(listBytes: number): string {
+  return `${HEAD}${String(listBytes).padStart(LIST_BYTES_W)}${FOLDER_KEY}${'null'.padEnd(FOLDER_W)}${LIST_KEY}`;
 }
-
-/** readCache through the thread pool: for a read that runs while the caller waits for other disk work. */
-export async function readCacheAsync(dir: string): Promise<CacheRead> {
-  const data = await fs.readFile(path.join(dir, CACHE_FILE)).catch(() => null);
-  return data === null ? NONE : parseCache(data);
-}
-
-// The file is one JSON object, {"v":3,"list":[...],"heads":[...]}, whose list part is decoded and parsed
-// alone: the list holds arrays of strings, numbers and booleans, where a key never appears and a '"'
-// inside a string is always escaped, so the first `,"heads":` is where the list ends. The list's items
-// are arrays too (ListRow), which parse in half the time objects did.
-const LIST_START = `{"v":${VERSION},"list":[`;
-const HEADS_KEY = ',"heads":';
 
 type ListRow = [
   id: string,
@@ -164,7 +154,7 @@ const toListRow = (s: ConversationSummary): ListRow => [
 ];
 
 /** A saved list item as summaryOf made it, checked field by field (the file may be hand-edited). */
-function fromListRow(x: unknown): ConversationSummary | null {
+export function fromListRow(x: unknown): ConversationSummary | null {
   if (!Array.isArray(x) || x.length !== 7) return null;
   const [id, title, createdAt, updatedAt, memory, messageCount, noSearch] = x as unknown[];
   if (
@@ -181,37 +171,7 @@ function fromListRow(x: unknown): ConversationSummary | null {
   return noSearch === 1 ? { ...summary, noSearch: true } : summary;
 }
 
-function parseCache(data: Buffer): CacheRead {
-  if (data.subarray(0, LIST_START.length).toString('latin1') === LIST_START) {
-    const at = data.indexOf(HEADS_KEY);
-    if (at < 0 || data.at(-1) !== '}'.charCodeAt(0)) return NONE;
-    let rows: unknown;
-    try {
-      rows = (JSON.parse(`${data.toString('utf8', 0, at)}}`) as { list: unknown }).list;
-    } catch {
-      return NONE; // torn, or not ours
-    }
-    if (!Array.isArray(rows)) return NONE;
-    const list: ConversationSummary[] = [];
-    for (const row of rows as unknown[]) {
-      const summary = fromListRow(row);
-      if (!summary) return NONE;
-      list.push(summary);
-    }
-    let heads: Map<string, CachedHead> | undefined;
-    const rest = (): Map<string, CachedHead> =>
-      (heads ??= parseRows(() => JSON.parse(data.toString('utf8', at + HEADS_KEY.length, data.length - 1))));
-    return { list, heads: rest };
-  }
-  // A cache written before it held the list (version 1): its heads, all of them now.
-  const heads = parseRows(() => {
-    const file = JSON.parse(data.toString('utf8')) as { v?: unknown; heads?: unknown } | null;
-    return file?.v === 1 ? file.heads : null;
-  });
-  return { list: null, heads: () => heads };
-}
-
-function parseRows(parse: () => unknown): Map<string, CachedHead> {
+export function parseRows(parse: () => unknown): Map<string, CachedHead> {
   const out = new Map<string, CachedHead>();
   let rows: unknown;
   try {
@@ -236,7 +196,7 @@ export async function writeCache(dir: string, heads: Iterable<CachedHead>, durab
   // Newest first, as the list shows them: the start that reads them back then sorts a sorted list.
   const sorted = [...heads].sort((a, b) => byNewest(a.head.updatedAt, b.head.updatedAt));
   const list = JSON.stringify(sorted.map((c) => toListRow(summaryOf(c.head))));
-  const text = `${LIST_START}${list.slice(1, -1)}]${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
+  const text = `${headerOf(Buffer.byteLength(list))}${list}${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
   const file = path.join(dir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
   try {

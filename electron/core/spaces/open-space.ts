@@ -7,7 +7,7 @@ import { createMemory } from '../../../memory/index.js';
 import { createMemorySearch } from '../../../memory/search/index.js';
 import type { Handlers } from '../../../shared/contract.js';
 import { closeAgent } from '../agent/index.js';
-import { type Listing, prefetchFolder } from '../conversations/folder-load.js';
+import { type Listing, leftoversOf, prefetchFolder } from '../conversations/folder-load.js';
 import { createHandlers } from '../backend.js';
 import type { CoreContext, SettingsStore } from '../context.js';
 import { FanOutBus } from '../events.js';
@@ -56,8 +56,9 @@ export async function openSpace(
   // waits for both lists. Taken by the store only while fresh: reads older than that may miss what
   // another process wrote since, and the store reads the folder again then.
   const conversationsDir = path.join(dir, 'conversations');
-  let listing: Promise<Listing> | undefined = prefetchFolder(conversationsDir);
-  listing.catch(() => undefined); // the store lists again, and reports what fails then
+  const early = prefetchFolder(conversationsDir);
+  early.catch(() => undefined); // the store lists again, and reports what fails then
+  let listing: Promise<Listing> | undefined = early;
   const listedAt = performance.now();
   setTimeout(() => (listing = undefined), PRELOAD_FRESH_MS).unref();
   // A folder never opened before (restored, copied in) hashes its files once the app is idle, not now.
@@ -95,7 +96,7 @@ export async function openSpace(
   };
   const handlers = createHandlers(ctx);
   try {
-    await finishPendingForgets(ctx);
+    await finishPendingForgets(ctx, undefined, await leftoversOf(early));
   } catch (error) {
     root.log.error('could not finish a forget cut short; it is tried again at the next start', { error });
   }

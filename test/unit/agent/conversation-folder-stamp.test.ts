@@ -1,0 +1,153 @@
+// A start takes the summary cache's list for the folder's names when the folder stamp a previous start's
+// check wrote into the cache is the folder's stat now (no name came or went). What another process did
+// while the app was closed must still show: a file appended to or edited in place (the folder unchanged)
+// is found by the check's stat, and a file added or removed changes the folder, so the names are read.
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listFolder } from '../../../electron/core/conversations/folder-load.js';
+import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
+import { ConversationStore } from '../../../electron/core/conversations/store.js';
+import { CACHE_FILE } from '../../../electron/core/conversations/summary-cache.js';
+
+let dir: string;
+beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-folder-stamp-'))));
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+let n = 0;
+const msg = (text: string): MessageRecord => ({
+  t: 'msg',
+  id: `m${++n}`,
+  kind: 'user',
+  role: 'user',
+  content: [{ type: 'text', text }],
+  text,
+  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+});
+const line = (r: ConversationRecord): string => `${JSON.stringify(r)}\n`;
+const file = (id: string): string => path.join(dir, `${id}.jsonl`);
+
+/** The folder's last change put a minute back: as if made well before this start (ctime stays now). */
+function ageFolder(): void {
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(dir, past, past);
+}
+
+/** Three conversations, then a start whose check vouches for the cache (the folder is old enough). */
+async function vouchedFolder(): Promise<string[]> {
+  const store = new ConversationStore(dir);
+  await store.init();
+  const ids: string[] = [];
+  for (const title of ['One', 'Two', 'Three'])
+    ids.push((await store.create({ memory: true, title, records: [msg(title)] })).meta.id);
+  await store.close();
+  ageFolder();
+  expect((await listFolder(dir)).from).toBe('names');
+  const check = new ConversationStore(dir);
+  await check.init();
+  await check.close();
+  expect((await listFolder(dir)).from).toBe('vouched');
+  return ids;
+}
+
+async function started(): Promise<ConversationStore> {
+  const store = new ConversationStore(dir);
+  await store.init();
+  return store;
+}
+
+describe('a start from the folder stamp in the summary cache', () => {
+  it('reads no names when nothing changed, and lists every conversation', async () => {
+    const ids = await vouchedFolder();
+    const store = await started();
+    try {
+      expect(
+        store
+          .list()
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual([...ids].sort());
+      expect(store.stats).toMatchObject({ cached: 3, replayed: 0 });
+    } finally {
+      await store.close();
+    }
+    // The start wrote nothing: the next one is vouched for too.
+    expect((await listFolder(dir)).from).toBe('vouched');
+  });
+
+  it('still finds a file another process appended to (the folder itself unchanged)', async () => {
+    const [a] = await vouchedFolder();
+    await appendFile(file(a!), line(msg('from the CLI')));
+    expect((await listFolder(dir)).from).toBe('vouched');
+    const store = await started();
+    try {
+      expect(store.summary(a!).messageCount).toBe(2);
+      expect(store.stats).toMatchObject({ cached: 2, replayed: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('still finds a file edited in place to the same size (only its mtime moved)', async () => {
+    const [, b] = await vouchedFolder();
+    const text = readFileSync(file(b!), 'utf8');
+    const edited = text.replace('"title":"Two"', '"title":"Owt"');
+    expect(edited.length).toBe(text.length);
+    const before = statSync(file(b!)).mtimeMs;
+    writeFileSync(file(b!), edited);
+    const later = new Date(before + 5_000);
+    utimesSync(file(b!), later, later);
+    expect((await listFolder(dir)).from).toBe('vouched');
+    const store = await started();
+    try {
+      expect(store.summary(b!).title).toBe('Owt');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads the names again once a file was added or removed by another process', async () => {
+    const [a, b] = await vouchedFolder();
+    const meta = {
+      t: 'meta',
+      v: 1,
+      id: 'from-cli',
+      title: 'From the CLI',
+      createdAt: msg('').at,
+      memory: true,
+    };
+    await writeFile(file('from-cli'), `${JSON.stringify(meta)}\n${line(msg('hello'))}`);
+    await rm(file(a!));
+    // Even with the folder's time put back (a copy that keeps times): its ctime moved.
+    ageFolder();
+    expect((await listFolder(dir)).from).toBe('names');
+    const store = await started();
+    try {
+      const ids = store.list().map((s) => s.id);
+      expect(ids).toContain('from-cli');
+      expect(ids).toContain(b);
+      expect(ids).not.toContain(a);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads the names when the list was edited in place since it was vouched for', async () => {
+    const [a] = await vouchedFolder();
+    const cache = path.join(dir, CACHE_FILE);
+    const text = readFileSync(cache, 'utf8');
+    // The same length, the folder untouched: only the ids the stamp was vouched with tell.
+    const edited = text.replace(`["${a}",`, `["${'z'.repeat(a!.length)}",`);
+    expect(edited.length).toBe(text.length);
+    writeFileSync(cache, edited);
+    expect((await listFolder(dir)).from).toBe('names');
+    const store = await started();
+    try {
+      expect(store.list().map((s) => s.id)).toContain(a);
+    } finally {
+      await store.close();
+    }
+  });
+});
