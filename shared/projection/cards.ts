@@ -4,7 +4,27 @@
 import { z } from 'zod';
 import { formatTokens, plural } from './format.js';
 
-const strategy = z.enum(['native', 'local']);
+export const strategy = z.enum(['native', 'local']);
+
+/** Old tool results cleared from the context (the Context tab's history reads these numbers too). */
+export const clearedFact = z.object({
+  kind: z.literal('cleared'),
+  strategy,
+  count: z.number().int(),
+  tokens: z.number(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+});
+
+/** Earlier messages compacted into a summary. */
+export const compactedFact = z.object({
+  kind: z.literal('compacted'),
+  strategy,
+  messages: z.number().int(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  summary: z.string(),
+});
 
 export const cardFact = z.discriminatedUnion('kind', [
   /** The memory given to the model (before the first reply, and again after a compaction). */
@@ -14,22 +34,8 @@ export const cardFact = z.discriminatedUnion('kind', [
     totalFiles: z.number().int(),
     tokens: z.number(),
   }),
-  z.object({
-    kind: z.literal('cleared'),
-    strategy,
-    count: z.number().int(),
-    tokens: z.number(),
-    tokensBefore: z.number(),
-    tokensAfter: z.number(),
-  }),
-  z.object({
-    kind: z.literal('compacted'),
-    strategy,
-    messages: z.number().int(),
-    tokensBefore: z.number(),
-    tokensAfter: z.number(),
-    summary: z.string(),
-  }),
+  clearedFact,
+  compactedFact,
   /** A compaction that could not bring the context under its trigger (said once, not on every turn). */
   z.object({
     kind: z.literal('compaction_stuck'),

@@ -9,12 +9,19 @@
 import { z } from 'zod';
 import type { ContextUsage } from '../../../shared/channels/context.js';
 import type { Settings } from '../../../shared/channels/settings.js';
-import { type Card, cardFact, cardLabel, stuckHelp } from '../../../shared/projection/cards.js';
+import {
+  type Card,
+  cardFact,
+  cardLabel,
+  clearedFact,
+  compactedFact,
+  strategy,
+  stuckHelp,
+} from '../../../shared/projection/cards.js';
 import type { ConversationState } from '../conversations/state.js';
 import { Accounting } from './accounting.js';
 import { compactionPaused } from './context/local.js';
 
-const strategy = z.enum(['native', 'local']);
 const count = z.number().int().nonnegative();
 
 const snapshotSchema = z.object({
@@ -32,23 +39,8 @@ const snapshotSchema = z.object({
   /** Per step: when, and its card's numbers (the compacted card's summary text is left out). */
   history: z.array(
     z.discriminatedUnion('kind', [
-      z.object({
-        at: z.string(),
-        kind: z.literal('cleared'),
-        strategy,
-        count: z.number().int(),
-        tokens: z.number(),
-        tokensBefore: z.number(),
-        tokensAfter: z.number(),
-      }),
-      z.object({
-        at: z.string(),
-        kind: z.literal('compacted'),
-        strategy,
-        messages: z.number().int(),
-        tokensBefore: z.number(),
-        tokensAfter: z.number(),
-      }),
+      clearedFact.extend({ at: z.string() }),
+      compactedFact.omit({ summary: true }).extend({ at: z.string() }),
     ]),
   ),
 });
