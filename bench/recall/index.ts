@@ -24,7 +24,18 @@ import { INDEX_DIR } from '../../electron/core/recall/persist.js';
 import { RecallIndex } from '../../electron/core/recall/recall-index.js';
 import { SLICE_MS } from '../../electron/core/recall/slices.js';
 import type { BenchTable } from '../table.js';
-import { STOPS, VOCABULARY, ms, quantile, round, seed, sentence, slicedWork, stalls, word } from './corpus.js';
+import {
+  STOPS,
+  VOCABULARY,
+  ms,
+  quantile,
+  round,
+  seed,
+  sentence,
+  slicedWork,
+  stalls,
+  word,
+} from './corpus.js';
 import { longChat } from './long-chat.js';
 
 const host: HostServices = {
@@ -34,7 +45,6 @@ const host: HostServices = {
   openExternal: async () => false,
   openFolder: async () => false,
 };
-
 
 async function openApp(dir: string): Promise<number> {
   const start = process.hrtime.bigint();
