@@ -19,7 +19,7 @@ import {
 } from './chat-items';
 import { mergePage } from '../../shared/projection/page-merge';
 import { retryItems } from '../../shared/projection/project';
-import { loadPage, loadTranscript, pageSize, type LoadedTranscript } from './transcripts';
+import { loadPage, loadTranscript, pageSize, scrollPageSize, type LoadedTranscript } from './transcripts';
 import { toast } from './toast';
 
 export type { ChatItem } from './chat-items';
@@ -191,7 +191,7 @@ export const useChat = create<ChatState>()((set, get) => {
         page = await loadPage(
           conversationId,
           direction === 'older' ? { before: cursor } : { from: cursor },
-          pageSize(),
+          scrollPageSize(),
         );
       } catch (err) {
         // Said once, not fetched again and again as the list asks for more: reopening starts afresh.

@@ -30,13 +30,24 @@ export interface LoadedTranscript {
   runs: Runs;
 }
 
+/** The least an item is tall (one line of text with its padding), in px. */
+const ITEM_MIN_PX = 40;
+
+const windowHeight = (): number => (typeof window === 'undefined' ? 800 : window.innerHeight || 800);
+
 /**
- * How many items to ask for: enough to fill this window twice over (an item is at least about 40 px
- * tall), so the first screen and the first scroll up need no second request.
+ * How many items an open asks for: enough to fill this window were every item one line, and no more. The
+ * first screen is the open's only wait, so it carries nothing off screen: the screen above it is fetched
+ * after it is painted, when it is needed (message-list.tsx pages a screen ahead), as it would be for a
+ * short chat's.
  */
 export function pageSize(): number {
-  const height = typeof window === 'undefined' ? 800 : window.innerHeight || 800;
-  return Math.min(500, Math.max(20, Math.ceil(height / 20)));
+  return Math.min(500, Math.max(20, Math.ceil(windowHeight() / ITEM_MIN_PX)));
+}
+
+/** How many items a page asked for while scrolling holds: two windows' worth, one to show, one ahead. */
+export function scrollPageSize(): number {
+  return Math.min(500, Math.max(20, Math.ceil((2 * windowHeight()) / ITEM_MIN_PX)));
 }
 
 /** Opens a conversation: its last page, or the page around `around`; without a limit, all of it. */

@@ -82,6 +82,17 @@ describe('a paged conversation in the chat slice', () => {
     expect(backend.callsTo('conversations.page')).toHaveLength(calls);
   });
 
+  it('asks an open for what fills the window and no more, and a page while scrolling for a window ahead too', async () => {
+    await useChat.getState().open(ID);
+    const [{ limit }] = backend.callsTo('conversations.get') as [{ limit: number }];
+    // Every item at least one line (40 px): the window is full, and nothing beyond it (at least 20 items).
+    expect(limit * 40).toBeGreaterThanOrEqual(window.innerHeight);
+    expect(limit).toBeLessThanOrEqual(Math.max(20, Math.ceil(window.innerHeight / 40)));
+    await useChat.getState().loadMore('older');
+    const [{ limit: scrolled }] = backend.callsTo('conversations.page') as [{ limit: number }];
+    expect(scrolled * 40).toBeGreaterThanOrEqual(2 * window.innerHeight);
+  });
+
   it('opened at a message, loads the pages after it and follows a live run only from the end', async () => {
     await useChat.getState().open(ID, { focus: 'm100' });
     expect(ids()).toContain('m100');
