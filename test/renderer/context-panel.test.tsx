@@ -84,6 +84,17 @@ describe('the Context tab', () => {
     expect(items[1]).toContain('Cleared120k → 90k tokens');
   });
 
+  it('asks for the meter only once the chat has opened the conversation', async () => {
+    useChat.setState({ loading: true });
+    render(<ContextPanel />);
+    const panel = screen.getByRole('region', { name: 'Context' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(callsTo(backend, 'context.get')).toEqual([]);
+    act(() => useChat.setState({ loading: false }));
+    expect(await within(panel).findByRole('meter', { name: 'Context used' })).toBeTruthy();
+    expect(callsTo(backend, 'context.get')).toEqual([{ conversationId: 'c1' }]);
+  });
+
   it('Compact now starts a compaction run and waits for it to finish', async () => {
     render(<ContextPanel />);
     const panel = screen.getByRole('region', { name: 'Context' });

@@ -7,6 +7,7 @@ import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { Spinner } from '../../components/spinner';
 import { formatTime, formatTokens } from '../../lib/format';
+import { whenIdle } from '../../lib/idle';
 import { useChat } from '../../store/chat';
 import { compactNow, loadContext, useContextStore } from '../../store/context';
 import { useSpaces } from '../../store/spaces';
@@ -38,10 +39,14 @@ function ConversationContext({ conversationId }: { conversationId: string }): Re
   const chatRunning = useChat((s) => s.activeRunId !== null);
   // A switch empties the store: measure again, also when the conversation is the same (it was moved here).
   const space = useSpaces((s) => s.current);
+  // The chat's first screen is what an open waits for: the meter is asked for once that is painted and the
+  // app is idle, so its request, its answer and its render never share the open's time.
+  const opened = useChat((s) => !s.loading);
 
   useEffect(() => {
-    void loadContext(conversationId);
-  }, [conversationId, space]);
+    if (!opened) return;
+    return whenIdle(() => void loadContext(conversationId));
+  }, [conversationId, space, opened]);
 
   if (!entry?.usage) {
     if (entry?.status === 'error') {

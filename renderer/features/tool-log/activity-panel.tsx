@@ -4,6 +4,7 @@ import { useEffect, useId, useState, type ReactElement } from 'react';
 import { EmptyState } from '../../components/empty-state';
 import { Spinner } from '../../components/spinner';
 import { formatDuration } from '../../lib/format';
+import { whenIdle } from '../../lib/idle';
 import { ensureActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
 import { useChat } from '../../store/chat';
 import { useSpaces } from '../../store/spaces';
@@ -59,12 +60,7 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
     // page at a time, so this fetches them, once the tab is shown and the app is idle: never twice, never
     // in competition with the chat's first paint, and never for a tab nobody looks at.
     if (!visible) return;
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(() => ensureActivity(conversationId), { timeout: 1000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(() => ensureActivity(conversationId), 0);
-    return () => clearTimeout(timer);
+    return whenIdle(() => ensureActivity(conversationId));
     // The space too: a conversation moved to another space keeps its id, and the switch emptied the store.
   }, [conversationId, visible, space]);
 
