@@ -63,9 +63,9 @@ export interface Core {
 export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const env = options.env ?? process.env;
   const dataDir = ensureDataDir(options.dataDir);
-  // Personal's conversations listed (and their summary cache read) now, through the thread pool, while
-  // the memory opens below: the window's first request is that list, and this way the read and its
-  // parse fill the start's waits for the disk instead of following them.
+  // Personal's conversations listed (and their summary cache read) while the memory opens below, once
+  // its first reads are under way: the window's first request is that list, and this way the read and
+  // its parse fill the start's waits for the disk instead of following them.
   const conversationsDir = path.join(dataDir, 'conversations');
   const early = prefetchFolder(conversationsDir);
   early.catch(() => undefined); // the store lists again, and reports what fails then

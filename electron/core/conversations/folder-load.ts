@@ -38,7 +38,7 @@ import {
   sameStamp,
   stampOf,
 } from './summary-cache.js';
-import { type CacheRead, idsKey, readCache, readCacheAsync, vouchFolder } from './summary-read.js';
+import { type CacheRead, idsKey, readCacheHead, vouchFolder } from './summary-read.js';
 
 export { type FolderStamp, unchangedSince } from './folder-stamp.js';
 
@@ -99,26 +99,26 @@ export interface Listing {
 }
 
 /**
- * The first step of a start: one listing and one file read, nothing per conversation. Synchronous, for
- * the reason readCache is: on the way to the first list, each trip through the thread pool is a wait.
+ * The first step of a start: one listing and one read of the cache's head and list parts, nothing per
+ * conversation. Synchronous, for the reason readCacheHead is: on the way to the first list, each trip
+ * through the thread pool is a wait, and costs more of the CPU than the read itself.
  */
 export async function listFolder(dir: string): Promise<Listing> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stamp = folderStamp(dir);
-  const read = readCache(dir);
+  const read = readCacheHead(dir);
   return vouched(read, stamp) ?? listing(dir, stamp, readdirSync(dir), read);
 }
 
 /**
- * listFolder through the thread pool, for a listing taken ahead of need while the caller waits for other
- * disk work (createCore, while the memory opens): the reads overlap that work, and the parse fills a
- * wait of it instead of adding to the first list's time.
+ * listFolder taken ahead of need by a caller that starts other disk work next (createCore and a space's
+ * open: the memory's open). It waits one turn of the microtask queue, so that work's first reads are
+ * under way in the thread pool when this one reads: on a cold disk the two waits overlap, and on a warm
+ * one nothing waits at all.
  */
 export async function prefetchFolder(dir: string): Promise<Listing> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const stamp = folderStamp(dir);
-  const read = await readCacheAsync(dir);
-  return vouched(read, stamp) ?? listing(dir, stamp, await fs.readdir(dir), read);
+  await Promise.resolve();
+  return listFolder(dir);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Reading the summary cache (summary-cache.ts) at start: its head and list parts only (a start's first
 // list needs nothing else), the heads once something needs them, and the folder's stamp that a start's
 // check vouched for, with which the next start need not read the folder's names (folder-load.ts).
-import { closeSync, promises as fs, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { type FolderStamp, stampFromText, stampText } from './folder-stamp.js';
@@ -72,31 +72,39 @@ export function readCache(dir: string): CacheRead {
 }
 
 /**
- * The head and list parts through the thread pool, for a read that runs while the caller waits for other
- * disk work (a start, while the memory opens): the heads part is most of the file and is read later.
+ * The head and list parts only (a start's first list needs nothing else): the heads part is most of the
+ * file, and is read when first needed. Synchronous too, and for the same reason as readCache: the start
+ * is bound by the CPU, and reading the first 128 kB through the thread pool (open, read, close) took about
+ * 0.5 ms of it, twenty times what the same synchronous reads take.
  */
-export async function readCacheAsync(dir: string): Promise<CacheRead> {
-  const handle = await fs.open(path.join(dir, CACHE_FILE), 'r').catch(() => null);
-  if (!handle) return NONE;
+export function readCacheHead(dir: string): CacheRead {
+  let fd: number;
   try {
-    const first = Buffer.allocUnsafe(FIRST_READ);
-    const { bytesRead } = await handle.read(first, 0, FIRST_READ, 0);
-    let data = first.subarray(0, bytesRead);
+    fd = openSync(path.join(dir, CACHE_FILE), 'r');
+  } catch {
+    return NONE; // none yet: rebuilt from the files
+  }
+  try {
+    let data = Buffer.allocUnsafe(FIRST_READ);
+    const bytesRead = readSync(fd, data, 0, FIRST_READ, 0);
+    data = data.subarray(0, bytesRead);
     if (bytesRead === FIRST_READ) {
       const need = needed(data);
-      if (need === null) return parse(await handle.readFile(), true, dir) ?? NONE;
+      if (need === null) return readCache(dir);
       if (need > data.length) {
         const more = Buffer.allocUnsafe(need);
         data.copy(more);
-        const rest = await handle.read(more, data.length, need - data.length, data.length);
-        data = more.subarray(0, data.length + rest.bytesRead);
+        data = more.subarray(
+          0,
+          data.length + readSync(fd, more, data.length, need - data.length, data.length),
+        );
       }
     }
-    return parse(data, bytesRead < FIRST_READ, dir) ?? parse(await handle.readFile(), true, dir) ?? NONE;
+    return parse(data, bytesRead < FIRST_READ, dir) ?? readCache(dir);
   } catch {
     return NONE;
   } finally {
-    await handle.close().catch(() => undefined);
+    closeSync(fd);
   }
 }
 
