@@ -8,7 +8,7 @@
 // file is replayed, as without one, and the sidecar written again. It can be deleted at any time.
 // Version 2 adds what the context meter shows of the same file (agent/context-snapshot.ts: numbers and
 // ids only), opaque here; a version-1 sidecar is not used, and written again at the next replay.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FileStamp, sameStamp, stampOf } from './summary-cache.js';
 
@@ -33,11 +33,15 @@ export const pageFileOf = (dir: string, id: string): string => path.join(dir, PA
 const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
 const counts = (x: unknown): x is number[] => Array.isArray(x) && x.every(isCount);
 
-/** The sidecar if it is whole and well-formed and describes a file with `stamp`; otherwise null. */
+/**
+ * The sidecar if it is whole and well-formed and describes a file with `stamp`; otherwise null. Read
+ * synchronously: it is on the way to a first screen, and reading its tens of kilobytes through the thread
+ * pool cost more of the CPU than the read itself (as the summary cache's, summary-read.ts).
+ */
 export async function readPageFile(dir: string, id: string, stamp: FileStamp): Promise<PageFile | null> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await fs.readFile(pageFileOf(dir, id), 'utf8'));
+    parsed = JSON.parse(readFileSync(pageFileOf(dir, id), 'utf8'));
   } catch {
     return null; // none, torn or not JSON
   }
@@ -48,12 +52,16 @@ export async function readPageFile(dir: string, id: string, stamp: FileStamp): P
   if (!sameStamp(saved, stamp)) return null;
   const { pinned, deltas, entries, items } = f;
   if (!Array.isArray(pinned) || !pinned.every((p) => typeof p === 'string')) return null;
-  if (!counts(deltas) || !counts(entries) || !counts(items)) return null;
-  if (entries.length !== deltas.length || items.length !== deltas.length) return null;
+  if (!Array.isArray(deltas) || !Array.isArray(entries) || !Array.isArray(items)) return null;
+  const turns = deltas.length;
+  if (entries.length !== turns || items.length !== turns) return null;
   const offsets: number[] = [];
   let at = 0;
-  for (const [i, d] of deltas.entries()) {
-    // Strictly increasing (every turn has a line), inside the file, each turn with an entry.
+  // One pass over the three (a long conversation has tens of thousands of turns, and this is on the way to
+  // its first screen): counts, strictly increasing offsets (every turn has a line), each turn an entry.
+  for (let i = 0; i < turns; i++) {
+    const d: unknown = deltas[i];
+    if (!isCount(d) || !isCount(entries[i]) || !isCount(items[i])) return null;
     if ((i > 0 && d === 0) || entries[i] === 0) return null;
     offsets.push((at += d));
   }
