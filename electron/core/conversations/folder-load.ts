@@ -202,6 +202,7 @@ export function vouchListing(dir: string, l: Listing, { heads, bodies }: Folder)
 
 /** The cache names every file listed (then its heads can be shown while they are checked). */
 export function covers(l: Listing): boolean {
+  if (l.from === 'vouched') return true; // its ids are its list's
   if (!l.list) return l.ids.every((id) => l.cache.has(id));
   const listed = new Set(l.list.map((s) => s.id));
   return l.ids.every((id) => listed.has(id));

@@ -159,7 +159,7 @@ export class StoreBase {
       this.listedAt = l.stamp;
       if (!covers(l)) return this.loaded!;
       // The saved list now, the heads once anything else needs them (the check, right after the list).
-      if (l.list) this.book.loadLater(l.ids, () => l.cache, l.list);
+      if (l.list) this.book.loadLater(l.from === 'vouched' ? null : l.ids, () => l.cache, l.list);
       else {
         // In the cache's order, which is the list's (saved newest first): its sort has nothing to do.
         const named = new Set(l.ids);

@@ -44,7 +44,7 @@ export class SummaryBook {
   }
 
   has(id: string): boolean {
-    return this.later ? this.later.ids.has(id) : this.entries.has(id);
+    return this.later ? this.named(this.later).has(id) : this.entries.has(id);
   }
 
   get size(): number {
@@ -78,12 +78,22 @@ export class SummaryBook {
 
   /**
    * The heads a start found, taken when first needed: until then the book answers `has` from `ids` and
-   * the list with `list` (the cache's, newest first), which is all a start's first list needs.
+   * the list with `list` (the cache's, newest first), which is all a start's first list needs. `ids` is
+   * null when the list names exactly the folder's files (a listing the folder's stamp vouched for): then
+   * nothing is left out of it, and the set of its ids is made only if something asks.
    */
-  loadLater(ids: Iterable<string>, heads: () => Map<string, CachedHead>, list: ConversationSummary[]): void {
+  loadLater(
+    ids: Iterable<string> | null,
+    heads: () => Map<string, CachedHead>,
+    list: ConversationSummary[],
+  ): void {
     this.settle();
-    const named = new Set(ids);
-    this.later = { ids: named, heads, list: list.filter((s) => named.has(s.id)) };
+    const named = ids && new Set(ids);
+    this.later = { ids: named, heads, list: named ? list.filter((s) => named.has(s.id)) : list };
+  }
+
+  private named(later: NonNullable<SummaryBook['later']>): Set<string> {
+    return (later.ids ??= new Set(later.list.map((s) => s.id)));
   }
 
   /** The list as the cache saved it, while no head was needed yet (a start's first list); else undefined. */
@@ -109,7 +119,7 @@ export class SummaryBook {
   }
 
   private later: {
-    ids: Set<string>;
+    ids: Set<string> | null;
     heads: () => Map<string, CachedHead>;
     list: ConversationSummary[];
   } | null = null;
@@ -118,7 +128,8 @@ export class SummaryBook {
 
   private settle(): void {
     if (!this.later) return;
-    const { ids, heads, list } = this.later;
+    const ids = this.named(this.later);
+    const { heads, list } = this.later;
     this.later = null;
     const shown = new Map(list.map((s) => [s.id, s]));
     for (const [id, entry] of heads()) {
