@@ -10,7 +10,8 @@ import { getAgent } from '../../../electron/core/agent/index.js';
 import { TRASH_DIR } from '../../../electron/core/conversations/trash.js';
 import { PASSAGES, expectForgottenEverywhere, filesHolding, seedConversations } from './forget-support.js';
 import { type Harness, call, startHarness } from './harness.js';
-import { QUESTION, ask, scriptModel } from './recall-support.js';
+import { QUESTION, scriptModel } from '../../fixtures/recall-model.js';
+import { ask } from './recall-support.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
