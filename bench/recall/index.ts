@@ -24,19 +24,9 @@ import { INDEX_DIR } from '../../electron/core/recall/persist.js';
 import { RecallIndex } from '../../electron/core/recall/recall-index.js';
 import { SLICE_MS } from '../../electron/core/recall/slices.js';
 import type { BenchTable } from '../table.js';
-import {
-  STOPS,
-  VOCABULARY,
-  ms,
-  quantile,
-  round,
-  seed,
-  sentence,
-  slicedWork,
-  stalls,
-  word,
-} from './corpus.js';
+import { STOPS, VOCABULARY, round, seed, sentence, slicedWork, stalls, word } from './corpus.js';
 import { longChat } from './long-chat.js';
+import { ms, quantile } from '../timing.js';
 
 const host: HostServices = {
   kind: 'test',
