@@ -320,6 +320,17 @@ export class RecallIndex {
     return this.shards.reduce((sum, mini) => sum + mini.documentCount, 0);
   }
 
+  /**
+   * The ids of the documents the index itself holds `word` in, as it has them now: not checked against
+   * the store as a search's hits are, so a stale document shows here (tests).
+   */
+  holding(word: string): string[] {
+    const t = term(word);
+    if (t === null) return [];
+    const ids = this.shards.flatMap((mini) => mini.search(t).map((r) => String(r.id)));
+    return ids.sort();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.batch) clearTimeout(this.batch);
