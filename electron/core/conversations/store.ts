@@ -12,7 +12,7 @@ import { ContractError } from '../../../shared/errors.js';
 import { ID, type Tail, readBody, unchangedSince } from './folder-load.js';
 import { followFolder, unknownFiles } from './folder-watch.js';
 import { headOf } from './heads.js';
-import { HeldRedactions } from './held-redactions.js';
+import { HeldRedactions, RedactionMarks } from './held-redactions.js';
 import { readJsonl } from './jsonl.js';
 import { lockFile } from './lock.js';
 import { markWritten, unmark } from './page-marks.js';
@@ -36,6 +36,7 @@ export interface ConversationLease {
 
 export class ConversationStore extends StoreBase {
   private readonly held = new HeldRedactions();
+  private readonly marks = new RedactionMarks();
   private readonly trash = new Trash(this.dir);
   private unwatch: (() => void) | undefined;
 
@@ -72,7 +73,7 @@ export class ConversationStore extends StoreBase {
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
   }
@@ -80,7 +81,7 @@ export class ConversationStore extends StoreBase {
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
   }
@@ -99,7 +100,7 @@ export class ConversationStore extends StoreBase {
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     if (this.leases.has(id))
       this.writer(id).writeQueued(records); // a failure is reported by flushed()
     else {
@@ -416,7 +417,11 @@ export class ConversationStore extends StoreBase {
     // A run here holds it: what the run writes from now on may quote what it read before (held-redactions.ts).
     if (state && this.leases.has(id)) this.held.hold(id, redact);
     const live = state
-      ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
+      ? this.marks.run(id, () =>
+          redact([
+            ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
+          ]),
+        )
       : false;
     // Marked until the file holds the same: a file part that fails leaves the two different until the
     // next start finishes the forget.
@@ -435,6 +440,11 @@ export class ConversationStore extends StoreBase {
     if (!state && onDisk) await this.reloadFiles([id]);
     else if (live) this.changed(id);
     return live || onDisk;
+  }
+
+  /** Changes whenever a forget may have changed `id`'s live records in place (the recall index's check). */
+  redactions(id: string): number {
+    return this.marks.of(id);
   }
 
   private dropLease(id: string): void {

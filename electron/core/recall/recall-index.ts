@@ -18,23 +18,14 @@ import {
   removeLeftovers,
   shardFile,
   shardOf,
-  textHash,
   writeShard,
 } from './persist.js';
+import { type Doc, type Indexed, reconcile } from './reconcile.js';
 import { type RecallHit, type RecallQuery, type RecallSource, searchShards, searchable } from './search.js';
 import { Slicer } from './slices.js';
-import { messageText, term, tokenize } from './text.js';
+import { term, tokenize } from './text.js';
 
 export { searchable, type RecallHit, type RecallQuery, type RecallSource };
-
-interface Doc {
-  id: string;
-  text: string;
-  /** Conversation id, the message's time, and t(itle) / u(ser) / a(ssistant). */
-  c: string;
-  at: string;
-  k: 't' | 'u' | 'a';
-}
 
 const OPTIONS: Options<Doc> = {
   fields: ['text'],
@@ -54,9 +45,6 @@ export function conversationKey(h: ConversationHead): string {
 /** The state, or null when the conversation is gone (deleted meanwhile) or cannot be read now. */
 const openOrNull = (source: RecallSource, id: string): Promise<ConversationState | null> =>
   source.has(id) ? source.open(id).catch(() => null) : Promise.resolve(null);
-
-const titleDoc = (c: string): string => `${c}#t`;
-const messageDoc = (c: string, m: string): string => `${c}/${m}`;
 
 export interface IndexProgress {
   indexed: number;
@@ -90,7 +78,7 @@ export class RecallIndex {
     { length: SHARDS },
     () => new MiniSearch<Doc>(OPTIONS),
   );
-  private readonly docs = new Map<string, { key: string; hashes: Map<string, string> }>();
+  private readonly docs = new Map<string, Indexed>();
   private readonly dirty = new Set<string>();
   private opened: Promise<void> | null = null;
   private batch: NodeJS.Timeout | null = null;
@@ -256,55 +244,21 @@ export class RecallIndex {
   private async reconcile(id: string, state: ConversationState | null, slicer: Slicer): Promise<boolean> {
     const known = this.docs.get(id);
     const shard = shardOf(id);
-    const mini = this.shards[shard]!;
-    const wanted = new Map<string, { doc: Doc; hash: string }>();
-    if (state && searchable(state)) {
-      if (state.title)
-        wanted.set(titleDoc(id), this.doc(titleDoc(id), id, state.title, state.meta.createdAt, 't'));
-      for (const m of state.messages) {
-        const text = messageText(m);
-        if (text)
-          wanted.set(
-            messageDoc(id, m.id),
-            this.doc(messageDoc(id, m.id), id, text, m.at, m.kind === 'user' ? 'u' : 'a'),
-          );
-      }
-    }
-    let removed = false;
-    let inPlace = false;
-    const hashes = new Map<string, string>();
-    for (const [docId, hash] of known?.hashes ?? []) {
-      const next = wanted.get(docId);
-      if (next?.hash === hash) {
-        hashes.set(docId, hash);
-        wanted.delete(docId);
-        continue;
-      }
-      if (next) inPlace = true;
-      if (mini.has(docId)) mini.discard(docId);
-      removed = true;
-    }
-    for (const [docId, { doc, hash }] of wanted) {
-      if (mini.has(docId)) mini.discard(docId);
-      mini.add(doc);
-      hashes.set(docId, hash);
-      if (slicer.due()) await slicer.pause();
-    }
+    // Read before anything pauses: the documents are what the state held now.
+    const redactions = this.source.redactions?.(id);
+    const head = state ? conversationKey(headOf(state)) : undefined;
+    const out = await reconcile(this.shards[shard]!, id, state, known, redactions, slicer);
     // Text changed in place (a redaction) may not change the cheap key, nor reach the file (a forget
     // whose file part failed): such a conversation is saved under a key no state has, so the next start
     // diffs it again against what its file holds then.
     // The store says so too: a redaction made before this index first saw the conversation leaves no
     // changed document to tell it by.
-    if (this.source.redactedInPlace?.(id) === true) inPlace = true;
-    const key = state ? conversationKey(headOf(state)) + (inPlace ? '|in-place' : '') : undefined;
-    if (key !== undefined) this.docs.set(id, { key, hashes });
-    else this.docs.delete(id);
-    if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);
-    return removed;
-  }
-
-  private doc(id: string, c: string, text: string, at: string, k: Doc['k']): { doc: Doc; hash: string } {
-    return { doc: { id, c, text, at, k }, hash: textHash(text) };
+    const inPlace = out.inPlace || this.source.redactedInPlace?.(id) === true;
+    const key = head === undefined ? undefined : head + (inPlace ? '|in-place' : '');
+    if (key === undefined) this.docs.delete(id);
+    else this.docs.set(id, { key, hashes: out.hashes, ...(out.seen ? { seen: out.seen } : {}) });
+    if (out.removed || out.added || known?.key !== key) this.unsaved.add(shard);
+    return out.removed;
   }
 
   private scheduleSave(delayMs: number): void {
@@ -364,6 +318,17 @@ export class RecallIndex {
   /** Documents in the index now (tests and the benchmark). */
   get size(): number {
     return this.shards.reduce((sum, mini) => sum + mini.documentCount, 0);
+  }
+
+  /**
+   * The ids of the documents the index itself holds `word` in, as it has them now: not checked against
+   * the store as a search's hits are, so a stale document shows here (tests).
+   */
+  holding(word: string): string[] {
+    const t = term(word);
+    if (t === null) return [];
+    const ids = this.shards.flatMap((mini) => mini.search(t).map((r) => String(r.id)));
+    return ids.sort();
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,11 @@ export interface RecallSource {
   open(id: string): Promise<ConversationState>;
   /** Its live text was redacted in place here: it may differ from its file, whatever its head says. */
   redactedInPlace?(id: string): boolean;
+  /**
+   * A mark that changes whenever a forget may have changed its live records in place. Without it, every
+   * change diffs all of a conversation's messages (with it, appends are taken one by one).
+   */
+  redactions?(id: string): number;
   onChange(listener: (id: string) => void): () => void;
 }
 
