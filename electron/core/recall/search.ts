@@ -109,6 +109,9 @@ export async function searchShards<T>(
   const q = (field === TEXT ? terms : pairs).join(' ');
   // A few more candidates than asked for: a candidate the live conversation no longer holds (a stale
   // index), or that lacks a quoted phrase, is skipped; when too many were, look further.
+  // Candidates the text did not bear out (a quoted form its stem's other forms outnumber): not read again
+  // when the next round looks further.
+  const rejected = new Set<string>();
   for (let n = limit * 2 + 16; ; n *= 4) {
     let found = topMatches(shards, q, { combineWith: 'AND', prefix, accept, n, field });
     if (found.total === 0 && terms.length > 1 && phrases.length === 0)
@@ -117,10 +120,12 @@ export async function searchShards<T>(
     let i = 0;
     for (; i < found.top.length && hits.length < limit; i++) {
       const r = found.top[i]!;
+      if (rejected.has(r.id)) continue;
       const state = await openLive(source, r.c);
       const hit =
         state && hitIn(state, r.k === 't' ? null : String(r.id).slice(r.c.length + 1), parsed, options);
       if (hit) hits.push(hit);
+      else rejected.add(r.id);
     }
     if (hits.length >= limit || found.total <= n) return { hits, more: i < found.total };
   }

@@ -91,6 +91,18 @@ describe('quoted words through the recall index', () => {
     expect(hit!.ranges.map(([a, b]) => hit!.snippet.slice(a, b))).toEqual(['RESTAURANTS', 'closed']);
   });
 
+  it('a quoted form is found however many messages hold only the other forms of its stem', async () => {
+    const { store, index } = await start();
+    // The oldest message: the other forms outrank it (newer, equal scores) well past the first candidates.
+    await store.create({ memory: true, records: [user('Two RESTAURANTS were closed')] });
+    await store.create({
+      memory: true,
+      records: Array.from({ length: 80 }, (_, i) => user(`restaurant number ${i}`)),
+    });
+    expect(await found(index, '"restaurants"')).toEqual(['Two RESTAURANTS were closed']);
+    expect((await index.search('restaurants', { limit: 100 })).hits).toHaveLength(81);
+  });
+
   it('a lone quoted stop word is looked for in the newest messages', async () => {
     const { store, index } = await start();
     await store.create({ memory: true, records: [user('an apple'), user('the pear'), user('a plum')] });
