@@ -22,7 +22,7 @@ import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase } from './store-
 import { busy, notFound } from './store-errors.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
 import { dropCache } from './summary-cache.js';
-import { Trash, exists, goneForGood, withTrashLock } from './trash.js';
+import { exists, goneForGood, markTrashed, unmarkTrashed, withTrashLock } from './trash.js';
 
 export { CHAT_SYNC_MS, UNTITLED, byNewest, summarize, titleOf, type StoreStats };
 
@@ -37,7 +37,6 @@ export interface ConversationLease {
 export class ConversationStore extends StoreBase {
   private readonly held = new HeldRedactions();
   private readonly marks = new RedactionMarks();
-  private readonly trash = new Trash(this.dir);
   private unwatch: (() => void) | undefined;
 
   /** A new conversation; `records` (such as its first message) are written with it, in one write. */
@@ -308,6 +307,7 @@ export class ConversationStore extends StoreBase {
         const writer = this.writers.get(id);
         this.writers.delete(id);
         await writer?.close();
+        await markTrashed(this.dir, id);
         await fs.rename(this.fileOf(id), trashed);
       });
       this.book.delete(id);
@@ -336,6 +336,7 @@ export class ConversationStore extends StoreBase {
           // Brought back meanwhile (another window's Undo): the trash's copy is the same conversation.
           if (await exists(this.fileOf(id))) await fs.rm(trashed, { force: true });
           else await fs.rename(trashed, this.fileOf(id));
+          await unmarkTrashed(this.dir, id);
         });
       } finally {
         await lock.release();

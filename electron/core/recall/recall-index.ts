@@ -20,20 +20,41 @@ import {
   shardOf,
   writeShard,
 } from './persist.js';
+import {
+  FIELDS,
+  type RecallHit,
+  type RecallQuery,
+  type RecallSource,
+  searchShards,
+  searchable,
+} from './search.js';
 import { type Doc, type Indexed, reconcile } from './reconcile.js';
-import { type RecallHit, type RecallQuery, type RecallSource, searchShards, searchable } from './search.js';
 import { Slicer } from './slices.js';
-import { term, tokenize } from './text.js';
+import { stopPairs, term, tokenize } from './text.js';
 
 export { searchable, type RecallHit, type RecallQuery, type RecallSource };
 
+/**
+ * A document's words, tokenized for its first field and reused for the second (MiniSearch tokenizes its
+ * text once per field, one right after the other), then let go: no message's text stays here.
+ */
+let lastWords: { text: string; words: string[] } | null = null;
+function fieldTokens(text: string, field?: string): string[] {
+  if (field !== 'pairs') return (lastWords = { text, words: tokenize(text) }).words;
+  const words = lastWords?.text === text ? lastWords.words : tokenize(text);
+  lastWords = null;
+  return stopPairs(words);
+}
+
 const OPTIONS: Options<Doc> = {
-  fields: ['text'],
+  fields: [...FIELDS],
   storeFields: ['c', 'at', 'k'],
-  tokenize,
-  processTerm: (t) => term(t),
+  // Both fields read the message's text: the words and, for the second, its stop pairs.
+  extractField: (doc, field) => (field === 'pairs' ? doc.text : doc[field as keyof Doc]),
+  tokenize: fieldTokens,
+  processTerm: (t, field) => (field === 'pairs' ? t : term(t)),
   // The query's terms arrive already folded and stemmed (parseQuery), one per word.
-  searchOptions: { tokenize: (s) => s.split(' '), processTerm: (t) => t },
+  searchOptions: { fields: ['text'], tokenize: (s) => s.split(' '), processTerm: (t) => t },
   autoVacuum: { batchSize: 2_000, batchWait: 5, minDirtCount: 50, minDirtFactor: 0.05 },
 };
 
