@@ -286,7 +286,11 @@ export const useChat = create<ChatState>()((set, get) => {
       const s = get();
       if (s.activeRunId || s.sending) return false;
       const pendingId = `pending:${++pendingCounter}`;
-      set({ items: [...s.items, { kind: 'user', id: pendingId, text, pinned: false, pending: true }] });
+      // Shown as it will be stored: the contract trims a message (a trailing newline would differ on reload).
+      const shown = text.trim();
+      set({
+        items: [...s.items, { kind: 'user', id: pendingId, text: shown, pinned: false, pending: true }],
+      });
       const conversationId = s.conversationId;
       const ok = await startRun(async () => {
         const res = await getApi()['chat.send'](
@@ -345,7 +349,10 @@ export const useChat = create<ChatState>()((set, get) => {
       if (at < 0) return false;
       const pendingId = `pending:${++pendingCounter}`;
       set({
-        items: [...items.slice(0, at), { kind: 'user', id: pendingId, text, pinned: false, pending: true }],
+        items: [
+          ...items.slice(0, at),
+          { kind: 'user', id: pendingId, text: text.trim(), pinned: false, pending: true },
+        ],
       });
       const ok = await startRun(() => getApi()['chat.editResend']({ conversationId, messageId, text }));
       if (!ok) set({ items });
