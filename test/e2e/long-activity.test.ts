@@ -146,6 +146,10 @@ describe('the Activity tab of a long conversation', () => {
     expect(sent.length).toBeGreaterThan(0);
     for (const request of sent) expect(request.payload.limit).toBeGreaterThan(0);
     expect(answerBytes).toBeLessThan(statSync(file).size / 10);
+    // The counts say they are of the latest messages.
+    expect(await panel.activity.getByRole('status').innerText()).toBe(
+      `${calls.length} of ${calls.length} calls in the latest messages`,
+    );
     // The way to the earlier ones.
     await expect
       .poll(() => panel.activity.getByRole('button', { name: 'Show earlier calls' }).isEnabled(), poll)

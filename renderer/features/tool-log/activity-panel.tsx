@@ -108,9 +108,12 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
         </select>
       </div>
       <p className="tl-summary" role="status">
+        {/* With earlier pages not loaded, the counts are of the latest messages only: said so. */}
         {calls.length === 0
-          ? 'No tool calls in this conversation yet.'
-          : `${shown.length} of ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}${errors ? ` · ${errors} failed` : ''}`}
+          ? hasEarlier
+            ? 'No tool calls in the latest messages.'
+            : 'No tool calls in this conversation yet.'
+          : `${shown.length} of ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}${hasEarlier ? ' in the latest messages' : ''}${errors ? ` · ${errors} failed` : ''}`}
       </p>
       {error && (
         <p className="tl-error" role="alert">
