@@ -21,7 +21,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          // test/live-window: the renderer's stores (plain TypeScript, no DOM) against the real backend.
+          include: ['test/integration/**/*.test.ts', 'test/live-window/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -1,5 +1,5 @@
-// What the backend benchmarks share: a host that saves and opens nothing, a wall-clock timer, the median,
-// and a data folder seeded by plain fs writes (memory files spread over topic folders, conversations of a
+// What the backend benchmarks share: a host that saves and opens nothing, rounding to a tenth, and a
+// data folder seeded by plain fs writes (memory files spread over topic folders, conversations of a
 // meta line each), 64 writes at a time.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -12,15 +12,6 @@ export const benchHost: HostServices = {
   openExternal: async () => false,
   openFolder: async () => false,
 };
-
-export async function ms(fn: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-export const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** To a tenth. */
 export const round = (x: number): number => Math.round(x * 10) / 10;

@@ -401,5 +401,6 @@ export function eventOf(r: JournalRecord): ChangeEvent {
   const event: ChangeEvent = { actor: r.actor, command: r.command, path: r.path, journalId: r.id };
   if (r.newPath) event.newPath = r.newPath;
   if (r.conversationId) event.conversationId = r.conversationId;
+  if (r.toolUseId) event.toolUseId = r.toolUseId;
   return event;
 }

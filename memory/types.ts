@@ -164,6 +164,8 @@ export interface ChangeEvent {
   newPath?: string;
   journalId?: string;
   conversationId?: string;
+  /** The agent's change: the tool call that made it (its tool item carries the journal entry). */
+  toolUseId?: string;
 }
 
 export interface UnreachableEntry {

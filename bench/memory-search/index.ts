@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createMemory } from '../../memory/index.js';
 import { createMemorySearch, fold } from '../../memory/search/index.js';
 import type { BenchTable } from '../table.js';
+import { ms, quantile } from '../timing.js';
 
 const TOPICS = 20;
 const WORDS = (
@@ -62,22 +63,6 @@ async function naiveSearch(root: string, query: string, limit: number): Promise<
   };
   await walk(root);
   return hits;
-}
-
-/** Wall-clock ms of one call; its CPU ms go to `cpu` (this machine is shared, so wall time carries waiting). */
-async function ms(fn: () => Promise<unknown>, cpu?: number[]): Promise<number> {
-  const startCpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  await fn();
-  const wall = Number(process.hrtime.bigint() - start) / 1e6;
-  const used = process.cpuUsage(startCpu);
-  cpu?.push((used.user + used.system) / 1000);
-  return wall;
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10;

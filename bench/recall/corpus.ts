@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as path from 'node:path';
 import type { MessageRecord } from '../../electron/core/conversations/records.js';
 import { SLICE_MS } from '../../electron/core/recall/slices.js';
+import { ms } from '../timing.js';
 
 // A Zipf-distributed vocabulary of 5,000 words (frequency ~ 1/rank, as in natural text) whose most
 // frequent ranks are the stop words the index leaves out, so "common" below means a common content word.
@@ -83,19 +84,6 @@ export async function seed(dir: string, conversations: number, messages: number)
   return bytes;
 }
 
-/** Wall-clock ms of one call; its CPU ms go to `cpu` (this machine is shared, so wall time carries waiting). */
-export async function ms(fn: () => Promise<unknown> | unknown, cpu?: number[]): Promise<number> {
-  const startCpu = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  await fn();
-  const wall = Number(process.hrtime.bigint() - start) / 1e6;
-  const used = process.cpuUsage(startCpu);
-  cpu?.push((used.user + used.system) / 1000);
-  return wall;
-}
-
-export const quantile = (values: number[], q: number): number =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
 export const round = (x: number): number => Math.round(x * 100) / 100;
 
 /** `fn`'s wall ms, and the event loop's longest stall meanwhile (ms). */

@@ -9,7 +9,8 @@ import { INDEX_DIR } from '../../electron/core/recall/persist.js';
 import { RecallIndex } from '../../electron/core/recall/recall-index.js';
 import { SLICE_MS } from '../../electron/core/recall/slices.js';
 import type { BenchTable } from '../table.js';
-import { ms, quantile, round, seed, sentence, slicedWork, stalls } from './corpus.js';
+import { round, seed, sentence, slicedWork, stalls } from './corpus.js';
+import { ms, quantile } from '../timing.js';
 
 /** A reply's pace: the time between two appends (a short reply streams for longer). */
 const PACE_MS = 25;

@@ -7,7 +7,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCore } from '../../electron/core/create-core.js';
-import { benchHost as host, median, ms, round, seedDataFolder } from '../seed-folder.js';
+import { benchHost as host, round, seedDataFolder } from '../seed-folder.js';
+import { median, ms } from '../timing.js';
 import { SpaceRegistry } from '../../electron/core/spaces/index.js';
 import type { BenchTable } from '../table.js';
 

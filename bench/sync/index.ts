@@ -9,7 +9,8 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createCore, type Core } from '../../electron/core/create-core.js';
-import { benchHost as host, median, ms, round, seedDataFolder } from '../seed-folder.js';
+import { benchHost as host, round, seedDataFolder } from '../seed-folder.js';
+import { median, ms } from '../timing.js';
 import { PERSONAL_ID } from '../../electron/core/spaces/index.js';
 import { spaceChanges, spaceSyncOf, SyncScheduler, type SpaceSync } from '../../electron/core/sync/index.js';
 import { GitStore } from '../../electron/core/sync/git-store.js';

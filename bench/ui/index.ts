@@ -26,7 +26,7 @@ import {
   type JankReport,
 } from './page-probes.js';
 import { isMain } from '../is-main.js';
-import { median } from '../seed-folder.js';
+import { median } from '../timing.js';
 import { filler, seedConversation, seedMemory } from './seed.js';
 import { firstOpenAfterStart } from './restart-open.js';
 import { spaceRows } from './spaces.js';

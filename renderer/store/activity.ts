@@ -1,15 +1,18 @@
 // The Activity tab's slice: every tool call of a conversation, the tool items of the shared projection
 // (shared/projection) from its transcript and from the live `chat.event` stream, as the chat has them.
-// Keyed by conversation so switching back and forth keeps what was seen.
+// Paged like the chat, over the same channels and the same merge step (shared/projection/page-merge.ts):
+// the last page first (usually the one the chat opened with), older pages as the tab's reader asks for
+// them. Keyed by conversation so switching back and forth keeps what was seen.
 import { create } from 'zustand';
 import type { EventPayload } from '../../shared/contract';
 import type { TranscriptItem } from '../../shared/channels/conversations';
 import type { ViewItemOf } from '../../shared/projection/items';
+import { mergePage } from '../../shared/projection/page-merge';
 import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
 import { onRunEvents } from './bridge';
 import { applyRunEvents, type ChatItem, type ChatModel } from './chat-items';
-import { type LoadedTranscript, loadTranscript, onTranscriptLoad } from './transcripts';
+import { type LoadedTranscript, loadPage, loadTranscript, onTranscriptLoad, pageSize } from './transcripts';
 
 export interface ToolCall {
   toolUseId: string;
@@ -26,6 +29,10 @@ export interface ConversationActivity {
   calls: ToolCall[];
   status: 'idle' | 'loading' | 'ready' | 'error';
   error: string | null;
+  /** Earlier turns are not loaded yet (loadEarlierActivity fetches the page before). */
+  hasEarlier: boolean;
+  /** The page before is being fetched. */
+  paging: boolean;
 }
 
 export interface ActivityState {
@@ -39,7 +46,13 @@ export const useActivityStore = create<ActivityState>()(() => ({ byConversation:
 const set = useActivityStore.setState;
 const get = useActivityStore.getState;
 
-const empty: ConversationActivity = { calls: [], status: 'idle', error: null };
+const empty: ConversationActivity = {
+  calls: [],
+  status: 'idle',
+  error: null,
+  hasEarlier: false,
+  paging: false,
+};
 
 function update(
   conversationId: string,
@@ -67,10 +80,16 @@ function callOf(item: ToolItem, interrupted: boolean): ToolCall {
 }
 
 /**
- * A conversation's projected items and runs, followed by seq exactly as the chat follows its own
+ * A conversation's loaded pages as projected items (all kinds: a page is merged in by item id), the cursor
+ * of the page before them, and its runs, followed by seq exactly as the chat follows its own
  * (chat-items.ts applyRunEvents): from the seq its transcript reflects, each event applied once.
  */
-const tools = new Map<string, { model: ChatModel; interrupted: Set<string> }>();
+interface Known {
+  model: ChatModel;
+  older: string | null;
+  interrupted: Set<string>;
+}
+const tools = new Map<string, Known>();
 
 /** Recomputes a conversation's calls from its projected tool items. */
 function publish(conversationId: string, status?: ConversationActivity['status']): void {
@@ -78,43 +97,98 @@ function publish(conversationId: string, status?: ConversationActivity['status']
   const calls = (known?.model.items ?? [])
     .filter((i): i is ToolItem => i.kind === 'tool')
     .map((i) => callOf(i, known!.interrupted.has(i.toolUseId)));
-  update(conversationId, (c) => ({ ...c, calls, ...(status ? { status, error: null } : {}) }));
+  const hasEarlier = (known?.older ?? null) !== null;
+  update(conversationId, (c) => ({ ...c, calls, hasEarlier, ...(status ? { status, error: null } : {}) }));
 }
 
 export function callsFromTranscript(items: readonly TranscriptItem[]): ToolCall[] {
   return items.filter((i): i is ToolItem => i.kind === 'tool').map((i) => callOf(i, false));
 }
 
-/** A conversation's tool calls from its transcript; a run still streaming is followed after its seq. */
-function fromTranscript(conversationId: string, loaded: LoadedTranscript): void {
+/**
+ * A conversation's tool calls from its last page (`older`: the cursor before `items`); a run still
+ * streaming is followed after the seq the page reflects.
+ */
+function fromTranscript(
+  conversationId: string,
+  loaded: { items: readonly ChatItem[] } & Pick<LoadedTranscript, 'older' | 'runs'>,
+  interrupted = new Set<string>(),
+): void {
   const runs: ChatModel['runs'] = {};
   let activeRunId: string | null = null;
   for (const run of loaded.runs) {
     runs[run.runId] = { ...run, conversationId, lastSeq: run.seq, userMessageId: null };
     if (run.status === 'running') activeRunId = run.runId;
   }
-  const items = loaded.items.filter((i) => i.kind === 'tool') as ChatItem[];
-  tools.set(conversationId, { model: { items, runs, activeRunId }, interrupted: new Set() });
+  const model = { items: loaded.items.slice(), runs, activeRunId };
+  tools.set(conversationId, { model, older: loaded.older, interrupted });
   publish(conversationId, 'ready');
   // What the run emitted while the transcript was on its way.
   if (activeRunId) void attach(conversationId, activeRunId, runs[activeRunId]!.lastSeq);
 }
 
-/** Take a conversation's tool calls from a transcript being loaded (by the chat, say). */
+/**
+ * Take a conversation's tool calls from its last page being loaded (by the chat, say). A conversation
+ * already shown keeps the earlier pages its reader loaded unless this page's first item is not in them.
+ */
 function fromTranscriptLoad(conversationId: string, loading: Promise<LoadedTranscript>): void {
   update(conversationId, (c) => ({ ...c, status: c.status === 'ready' ? 'ready' : 'loading', error: null }));
   loading.then(
-    (loaded) => fromTranscript(conversationId, loaded),
+    (loaded) => {
+      const known = tools.get(conversationId);
+      if (!known || loaded.older === null) return fromTranscript(conversationId, loaded);
+      // The earlier pages already here, then this one (the merge replaces what it covers).
+      const kept = mergePage({ ...known.model, older: known.older, newer: null }, 'newer', '', {
+        ...loaded,
+        newer: null,
+      });
+      if (kept.older === loaded.older) return fromTranscript(conversationId, loaded);
+      fromTranscript(conversationId, { ...loaded, items: kept.items, older: kept.older }, known.interrupted);
+    },
     (err: unknown) => update(conversationId, (c) => ({ ...c, status: 'error', error: errorMessage(err) })),
   );
 }
 onTranscriptLoad(fromTranscriptLoad);
 
-/** Load a conversation's tool calls unless they are loaded or being loaded (when the chat opened it). */
+/** Load a conversation's last page unless it is loaded or being loaded (when the chat opened it). */
 export function ensureActivity(conversationId: string): void {
   const status = get().byConversation[conversationId]?.status ?? 'idle';
   if (status === 'ready' || status === 'loading') return;
-  void loadTranscript(conversationId).catch(() => undefined); // the listener above shows the error
+  // The listener above takes it (and shows an error).
+  void loadTranscript(conversationId, { limit: pageSize() }).catch(() => undefined);
+}
+
+/** Fetch the page before the loaded ones (the reader scrolled to the oldest call shown). */
+export async function loadEarlierActivity(conversationId: string): Promise<void> {
+  const known = tools.get(conversationId);
+  const cursor = known?.older ?? null;
+  if (!known || cursor === null || get().byConversation[conversationId]?.paging) return;
+  update(conversationId, (c) => ({ ...c, paging: true }));
+  let page: LoadedTranscript;
+  try {
+    page = await loadPage(conversationId, { before: cursor }, pageSize());
+  } catch (err) {
+    // Said once; reopening the conversation starts afresh.
+    known.older = null;
+    update(conversationId, (c) => ({ ...c, paging: false, hasEarlier: false, error: errorMessage(err) }));
+    return;
+  }
+  update(conversationId, (c) => ({ ...c, paging: false }));
+  const now = tools.get(conversationId);
+  // Reset meanwhile (a switch of space), or reloaded from another cursor: this page is not theirs.
+  if (now !== known || now.older !== cursor) return;
+  // A turn joined up to the end since (a late tool result): the page is the whole window at the end, and
+  // the runs are followed again from the seq it reflects.
+  if (page.newer === null) return fromTranscript(conversationId, page, now.interrupted);
+  const merged = mergePage({ ...now.model, older: now.older, newer: null }, 'older', cursor, page);
+  if (merged.newer !== null) {
+    // It replaced the window but stops short of the end: start again from the last page.
+    tools.delete(conversationId);
+    update(conversationId, () => empty);
+    return ensureActivity(conversationId);
+  }
+  tools.set(conversationId, { ...now, model: { ...now.model, items: merged.items }, older: merged.older });
+  publish(conversationId);
 }
 
 async function attach(conversationId: string, runId: string, afterSeq: number): Promise<void> {
@@ -139,15 +213,14 @@ function applyRunEventsToActivity(events: readonly EventPayload<'chat.event'>[])
   for (const [conversationId, batch] of byConversation) {
     const known = tools.get(conversationId);
     if (!known) continue;
-    const result = applyRunEvents(known.model, batch);
-    const model = { ...result.model, items: result.model.items.filter((i) => i.kind === 'tool') };
+    const { model, ...result } = applyRunEvents(known.model, batch);
     for (const event of batch) {
       // Calls cut off by an abort never get a result: they are no longer running.
       if (event.type !== 'run.finished' || model.runs[event.runId]?.status === 'running') continue;
       for (const i of model.items)
         if (i.kind === 'tool' && i.result === null) known.interrupted.add(i.toolUseId);
     }
-    tools.set(conversationId, { model, interrupted: known.interrupted });
+    tools.set(conversationId, { ...known, model });
     if (result.changed) publish(conversationId);
     for (const gap of result.gaps) void attach(conversationId, gap.runId, gap.afterSeq);
   }

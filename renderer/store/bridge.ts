@@ -110,11 +110,6 @@ function bindCore(api: Api): () => void {
   runBatcher = batcher;
   const offs = [
     api.on('chat.event', batcher.push),
-    api.on('memory.changed', (change) => {
-      // Flush first so a memory card lands after the tool call that caused it.
-      batcher.flush();
-      useChat.getState().onMemoryChanged(change);
-    }),
     api.on('conversations.changed', ({ conversations }) =>
       useConversations.getState().setList(conversations),
     ),

@@ -1,6 +1,6 @@
 // The chat's view model: the shared projection's items (shared/projection, the same function that builds
-// the backend's transcript) plus what only this window knows (a memory change's journal entry and whether
-// it was undone), and the runs' sequence bookkeeping. Free of React, zustand and the transport.
+// the backend's transcript) plus what only this window knows (whether a memory change was undone, the
+// journal entry of one stored before results carried it), and the runs' sequence bookkeeping. Free of React, zustand and the transport.
 import type { RunEvent, RunStatus } from '../../shared/channels/chat';
 import type { ViewItem, ViewItemOf } from '../../shared/projection/items';
 import { memoryWriteTarget as writeTarget } from '../../shared/projection/memory-writes';
@@ -9,23 +9,11 @@ import { applyEvents } from '../../shared/projection/project';
 export type { RunStatus };
 
 type ToolItem = ViewItemOf<'tool'> & {
-  /** For a memory write: the journal entry (known live from memory.changed, else looked up). */
-  journalId?: string | undefined;
+  /** For a memory write: undone from this window. */
   reverted?: boolean | undefined;
 };
 
-/** A memory change this window heard of with no tool call in view to attach it to. */
-type MemoryItem = {
-  kind: 'memory';
-  id: string;
-  journalId: string | undefined;
-  path: string;
-  newPath: string | undefined;
-  command: string;
-  reverted: boolean;
-};
-
-export type ChatItem = Exclude<ViewItem, { kind: 'tool' }> | ToolItem | MemoryItem;
+export type ChatItem = Exclude<ViewItem, { kind: 'tool' }> | ToolItem;
 
 export interface RunState {
   runId: string;

@@ -6,17 +6,10 @@
 import { create } from 'zustand';
 import type { RunEvent } from '../../shared/channels/chat';
 import { PERSONAL_SPACE_ID } from '../../shared/channels/spaces';
-import type { EventPayload } from '../../shared/contract';
 import { getApi } from '../api';
 import { currentSpaceId } from '../transport/current-space';
 import { errorMessage } from '../lib/format';
-import {
-  applyRunEvents,
-  memoryWriteTarget,
-  type ChatItem,
-  type ChatModel,
-  type RunState,
-} from './chat-items';
+import { applyRunEvents, type ChatModel, type RunState } from './chat-items';
 import { mergePage } from '../../shared/projection/page-merge';
 import { retryItems } from '../../shared/projection/project';
 import { loadPage, loadTranscript, pageSize, scrollPageSize, type LoadedTranscript } from './transcripts';
@@ -71,7 +64,6 @@ interface ChatState extends ChatModel {
   /** After a transport reconnect: fetch what the active run emitted meanwhile. */
   resync(): Promise<void>;
   applyEvents(events: readonly RunEvent[]): void;
-  onMemoryChanged(change: EventPayload<'memory.changed'>): void;
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   retry(errorItemId: string): Promise<void>;
@@ -288,42 +280,17 @@ export const useChat = create<ChatState>()((set, get) => {
       for (const gap of result.gaps) void attach(gap.runId, gap.afterSeq);
     },
 
-    onMemoryChanged(change) {
-      const s = get();
-      if (!change.conversationId || change.conversationId !== s.conversationId) return;
-      if (change.actor !== 'agent') return;
-      // A change made by a memory tool call in view becomes that call's diff and Undo (one card, not two).
-      for (let i = s.items.length - 1; i >= 0; i--) {
-        const it = s.items[i]!;
-        const target = memoryWriteTarget(it);
-        if (it.kind !== 'tool' || !target || it.journalId) continue;
-        if (target.path !== change.path) continue;
-        const items = s.items.slice();
-        items[i] = { ...it, journalId: change.journalId };
-        set({ items });
-        return;
-      }
-      const id = `mem:${change.journalId ?? `${change.path}:${s.items.length}`}`;
-      if (s.items.some((i) => i.id === id)) return;
-      const item: ChatItem = {
-        kind: 'memory',
-        id,
-        journalId: change.journalId,
-        path: change.path,
-        newPath: change.newPath,
-        command: change.command,
-        reverted: false,
-      };
-      set({ items: [...s.items, item] });
-    },
-
     async send(text) {
       // Opened at an older message: the answer goes at the end, so show the end first.
       if (get().newer !== null) await get().showLatest();
       const s = get();
       if (s.activeRunId || s.sending) return false;
       const pendingId = `pending:${++pendingCounter}`;
-      set({ items: [...s.items, { kind: 'user', id: pendingId, text, pinned: false, pending: true }] });
+      // Shown as it will be stored: the contract trims a message (a trailing newline would differ on reload).
+      const shown = text.trim();
+      set({
+        items: [...s.items, { kind: 'user', id: pendingId, text: shown, pinned: false, pending: true }],
+      });
       const conversationId = s.conversationId;
       const ok = await startRun(async () => {
         const res = await getApi()['chat.send'](
@@ -382,7 +349,10 @@ export const useChat = create<ChatState>()((set, get) => {
       if (at < 0) return false;
       const pendingId = `pending:${++pendingCounter}`;
       set({
-        items: [...items.slice(0, at), { kind: 'user', id: pendingId, text, pinned: false, pending: true }],
+        items: [
+          ...items.slice(0, at),
+          { kind: 'user', id: pendingId, text: text.trim(), pinned: false, pending: true },
+        ],
       });
       const ok = await startRun(() => getApi()['chat.editResend']({ conversationId, messageId, text }));
       if (!ok) set({ items });
@@ -422,9 +392,7 @@ export const useChat = create<ChatState>()((set, get) => {
         await getApi()['memory.revert']({ journalId });
         set({
           items: get().items.map((i) =>
-            (i.kind === 'memory' || i.kind === 'tool') && i.journalId === journalId
-              ? { ...i, reverted: true }
-              : i,
+            i.kind === 'tool' && i.journalId === journalId ? { ...i, reverted: true } : i,
           ),
         });
         toast('Memory change undone.', { tone: 'success' });

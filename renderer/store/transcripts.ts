@@ -1,6 +1,6 @@
 // Loading a conversation's transcript, a page at a time (the backend cuts it at whole turns), and
-// announcing every complete load to the slices that derive something from all of it (the Activity tab's
-// tool calls), so a transcript crosses the wire once per opening, not once per slice.
+// announcing every last page loaded to the slices that derive something from it (the Activity tab's tool
+// calls), so the page a window opens with crosses the wire once, not once per slice.
 // Depends on nothing but the Api, so any slice can use it without an import cycle.
 import type { RunStatus } from '../../shared/channels/chat';
 import type { TranscriptItem } from '../../shared/channels/conversations';
@@ -10,7 +10,7 @@ type Listener = (conversationId: string, loaded: Promise<LoadedTranscript>) => v
 
 const listeners = new Set<Listener>();
 
-/** Be told of every load of a whole transcript, with its (pending) items and the seq they reflect. */
+/** Be told of every load of a conversation's last page, with its (pending) items and the seq they reflect. */
 export function onTranscriptLoad(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -50,35 +50,29 @@ export function scrollPageSize(): number {
   return Math.min(500, Math.max(20, Math.ceil((2 * windowHeight()) / ITEM_MIN_PX)));
 }
 
-/** Opens a conversation: its last page, or the page around `around`; without a limit, all of it. */
+/** Opens a conversation: its last page, or the page around `around`. */
 export function loadTranscript(
   conversationId: string,
-  page?: { limit: number; around?: string | undefined },
+  page: { limit: number; around?: string | undefined },
 ): Promise<LoadedTranscript> {
+  const req = { id: conversationId, limit: page.limit, ...(page.around ? { around: page.around } : {}) };
   const get = getApi()['conversations.get'];
-  const req = {
-    id: conversationId,
-    ...(page ? { limit: page.limit } : {}),
-    ...(page?.around ? { around: page.around } : {}),
-  };
   const loaded = get(req).then((res) => ({
     items: res.items,
     older: res.older ?? null,
     newer: res.newer ?? null,
     runs: res.runs ?? [],
   }));
-  if (!page) {
-    for (const listener of listeners) listener(conversationId, loaded);
-  } else {
-    // A page that turned out to be all of it saves the Activity tab its own load.
+  // The last page saves the Activity tab its own load; a page around a message only if it reaches the end.
+  const announce = (page: Promise<LoadedTranscript>): void => {
+    for (const listener of listeners) listener(conversationId, page);
+  };
+  if (!page.around) announce(loaded);
+  else
     void loaded.then(
-      (res) => {
-        if (res.older !== null || res.newer !== null) return;
-        for (const listener of listeners) listener(conversationId, Promise.resolve(res));
-      },
+      (res) => res.newer === null && announce(Promise.resolve(res)),
       () => undefined,
     );
-  }
   return loaded;
 }
 

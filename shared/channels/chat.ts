@@ -59,6 +59,8 @@ export const runEvent = z.discriminatedUnion('type', [
     result: z.string(),
     isError: z.boolean(),
     durationMs: z.number(),
+    /** A memory write: the journal entry it made, as the stored result records it. */
+    journalId: id.optional(),
   }),
   z.object({
     ...base,

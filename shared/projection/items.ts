@@ -36,6 +36,8 @@ export const viewItem = z.discriminatedUnion('kind', [
     result: z.string().nullable(),
     isError: z.boolean(),
     durationMs: z.number().nullable(),
+    /** A memory write: the journal entry it made (older records have none: it is looked up by tool id). */
+    journalId: z.string().optional(),
     /** When the model asked for it (the reply's time). */
     at: z.string(),
   }),

@@ -13,7 +13,7 @@ export interface StoredMessage {
   at: string;
   text?: string | undefined;
   interrupted?: boolean | undefined;
-  tools?: Record<string, { durationMs: number }> | undefined;
+  tools?: Record<string, { durationMs: number; journalId?: string }> | undefined;
 }
 
 /** A stored card (the backend's EventRecord). Cards written before facts existed carry only their text. */
@@ -233,8 +233,9 @@ function addMessage(d: Draft, m: StoredMessage, pinned: ReadonlySet<string>): vo
       for (const b of m.content) {
         if (b.type === 'tool_result') {
           const r = b as unknown as { tool_use_id: string; content?: unknown; is_error?: boolean };
-          const durationMs = m.tools?.[r.tool_use_id]?.durationMs ?? null;
-          setResult(d, r.tool_use_id, resultText(r.content), r.is_error === true, durationMs);
+          const meta = m.tools?.[r.tool_use_id];
+          const result = resultText(r.content);
+          setResult(d, r.tool_use_id, result, r.is_error === true, meta?.durationMs ?? null, meta?.journalId);
         } else if (b.type === 'text') {
           addCard(
             d,
@@ -267,10 +268,12 @@ function setResult(
   result: string,
   isError: boolean,
   durationMs: number | null,
+  journalId: string | undefined,
 ): void {
   const id = toolItemId(toolUseId);
   const item = d.get(id, 'tool');
-  if (item && item.result === null) d.replace(id, { ...item, result, isError, durationMs });
+  if (item && item.result === null)
+    d.replace(id, { ...item, result, isError, durationMs, ...(journalId ? { journalId } : {}) });
 }
 
 function legacyCard(record: StoredCard): ViewItem {
@@ -371,7 +374,7 @@ function applyEvent(d: Draft, ev: RunEvent): void {
       d.add(toolItem(ev.toolUseId, ev.name, ev.input, ev.at ?? ''));
       return;
     case 'tool.result':
-      setResult(d, ev.toolUseId, ev.result, ev.isError, ev.durationMs);
+      setResult(d, ev.toolUseId, ev.result, ev.isError, ev.durationMs, ev.journalId);
       return;
     case 'card':
       addCard(d, ev.id, ev.card, ev.at);

@@ -5,7 +5,8 @@
 // found no more at once (its Undo brings it back); the Settings switch takes the tools away (kept after a reload).
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { text, toolUse } from '../fixtures/fake-anthropic/index.js';
+import { text } from '../fixtures/fake-anthropic/index.js';
+import { NOTHING, QUESTION, scriptModel } from '../fixtures/recall-model.js';
 import { useE2EApp } from './support/e2e-app.js';
 import { ChatPage } from './support/pages/chat-page.js';
 import { ShellPage } from './support/pages/shell-page.js';
@@ -13,8 +14,6 @@ import { SpacesPage } from './support/pages/spaces-page.js';
 
 const e2e = useE2EApp();
 const poll = { timeout: 15_000, interval: 50 };
-const QUESTION = 'Which restaurant did I mention before?';
-const NOTHING = 'I found nothing about a restaurant.';
 
 let page: Page;
 let chat: ChatPage;
@@ -25,23 +24,7 @@ beforeAll(async () => {
   chat = new ChatPage(page);
   shell = new ShellPage(page);
   await shell.ready();
-  // The model: asked the question, it searches past conversations; given the result, it answers from it.
-  e2e.fake.rule((req) => {
-    const body = req.body as { messages: { content: unknown }[] };
-    const last = body.messages.at(-1)!;
-    const blocks = Array.isArray(last.content) ? (last.content as { type: string; content?: unknown }[]) : [];
-    const result = blocks.find(
-      (b) =>
-        b.type === 'tool_result' && /past conversations|no tool named/.test(JSON.stringify(b.content ?? '')),
-    );
-    if (result) {
-      const name = /restaurant called ([A-Z][a-z]+ [A-Z][a-z]+)/.exec(JSON.stringify(result.content))?.[1];
-      return text(name ? `You mentioned ${name}.` : NOTHING);
-    }
-    if (JSON.stringify(body.messages).includes(QUESTION))
-      return toolUse({ name: 'conversation_search', input: { query: 'restaurants' } });
-    return undefined;
-  });
+  scriptModel(e2e.fake);
 });
 
 async function ask(question: string, answer: string, options: { memory?: boolean } = {}): Promise<void> {

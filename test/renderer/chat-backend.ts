@@ -225,3 +225,23 @@ export function createChatBackend(): ChatBackend {
   };
   return backend;
 }
+
+/** A memory tool call of `run` and its result, with the journal entry the write made (as the backend sends them). */
+export function emitMemoryWrite(
+  run: ScriptedRun,
+  toolUseId: string,
+  input: { command: string; path: string } & Record<string, unknown>,
+  journalId: string,
+): void {
+  run.emit({ type: 'tool.call', toolUseId, name: 'memory', input, turn: 1 });
+  const result = input.command === 'create' ? 'Created.' : 'Edited.';
+  run.emit({
+    type: 'tool.result',
+    toolUseId,
+    name: 'memory',
+    result,
+    isError: false,
+    durationMs: 5,
+    journalId,
+  });
+}

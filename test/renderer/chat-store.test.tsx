@@ -7,7 +7,7 @@ import { setApi } from '../../renderer/api';
 import { startBridge } from '../../renderer/store/bridge';
 import { useChat } from '../../renderer/store/chat';
 import { useToasts } from '../../renderer/store/toast';
-import { createChatBackend, type ChatBackend } from './chat-backend';
+import { createChatBackend, emitMemoryWrite, type ChatBackend } from './chat-backend';
 
 let backend: ChatBackend;
 let stop: () => void;
@@ -203,9 +203,13 @@ describe('the chat slice', () => {
     expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(['Set an API key first.']);
   });
 
-  it('a memory change by the agent in this conversation becomes a card with Undo', async () => {
+  it('a memory write by the agent comes with its journal entry, in its result: a card with Undo', async () => {
+    // (It pinned memory.changed making a chat card of its own; the entry now travels in the run's events.)
     await useChat.getState().send('remember tea');
     const run = backend.lastRun();
+    const input = { command: 'create', path: '/memories/preferences.md', file_text: '- tea\n' };
+    emitMemoryWrite(run, 'tw1', input, 'j1');
+    // The memory panel's event is not the chat's: no card of its own, nothing changed.
     backend.emit('memory.changed', {
       actor: 'agent',
       command: 'create',
@@ -213,18 +217,13 @@ describe('the chat slice', () => {
       journalId: 'j1',
       conversationId: run.conversationId,
     });
-    backend.emit('memory.changed', {
-      actor: 'user',
-      command: 'write',
-      path: '/memories/other.md',
-      journalId: 'j2',
-    });
-    await waitFor(() => expect(useChat.getState().items.some((i) => i.kind === 'memory')).toBe(true));
+    const tool = () => useChat.getState().items.find((i) => i.kind === 'tool');
+    await waitFor(() => expect(tool()).toMatchObject({ journalId: 'j1' }));
     await backend.settle();
-    expect(useChat.getState().items.filter((i) => i.kind === 'memory')).toHaveLength(1);
+    expect(useChat.getState().items.map((i) => i.kind)).toEqual(['user', 'tool']);
     await useChat.getState().revertMemory('j1');
     expect(backend.callsTo('memory.revert')).toEqual([{ journalId: 'j1' }]);
-    expect(useChat.getState().items.find((i) => i.kind === 'memory')).toMatchObject({ reverted: true });
+    expect(tool()).toMatchObject({ reverted: true });
   });
 });
 

@@ -7,7 +7,7 @@ import { setApi } from '../../renderer/api';
 import { ChatView } from '../../renderer/features/chat/chat-view';
 import { startBridge } from '../../renderer/store/bridge';
 import { useChat } from '../../renderer/store/chat';
-import { createChatBackend, type ChatBackend } from './chat-backend';
+import { createChatBackend, emitMemoryWrite, type ChatBackend } from './chat-backend';
 import { installLayoutShim } from './layout-shim';
 
 let backend: ChatBackend;
@@ -248,13 +248,10 @@ describe('inline cards', () => {
     });
     render(<ChatView />);
     await act(() => useChat.getState().send('remember'));
-    backend.emit('memory.changed', {
-      actor: 'agent',
-      command: 'str_replace',
-      path: '/memories/p.md',
-      journalId: 'j7',
-      conversationId: backend.lastRun().conversationId,
-    });
+    // (It pinned memory.changed making the card; the journal entry now comes with the call's result.)
+    const run = backend.lastRun();
+    const input = { command: 'str_replace', path: '/memories/p.md', old_str: 'a', new_str: 'a\nb' };
+    emitMemoryWrite(run, 'tw7', input, 'j7');
     const card = await screen.findByRole('region', { name: 'Memory · Edited /memories/p.md' });
     fireEvent.click(within(card).getByRole('button', { name: /Memory · Edited/ }));
     const diff = await within(card).findByRole('figure', { name: 'Changes to /memories/p.md' });
@@ -276,22 +273,7 @@ describe('inline cards', () => {
     await act(() => useChat.getState().send('remember tea'));
     const run = backend.lastRun();
     const input = { command: 'create', path: '/memories/p.md', file_text: '- tea\n' };
-    run.emit({ type: 'tool.call', toolUseId: 'tw1', name: 'memory', input, turn: 1 });
-    run.emit({
-      type: 'tool.result',
-      toolUseId: 'tw1',
-      name: 'memory',
-      result: 'Created.',
-      isError: false,
-      durationMs: 5,
-    });
-    backend.emit('memory.changed', {
-      actor: 'agent',
-      command: 'create',
-      path: '/memories/p.md',
-      journalId: 'j9',
-      conversationId: run.conversationId,
-    });
+    emitMemoryWrite(run, 'tw1', input, 'j9');
     const card = await screen.findByRole('region', { name: 'Memory · Created /memories/p.md' });
     await backend.settle();
     expect(screen.getAllByRole('region', { name: /Memory ·/ })).toHaveLength(1);

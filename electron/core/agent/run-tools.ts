@@ -91,7 +91,17 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, a
       await s.store.flushed(s.conversationId);
     }
     const started = performance.now();
-    const result = await s.toolbox.execute(call, env);
+    // The journal entry a memory write makes travels with its result (event and record), in order.
+    let journalId: string | undefined;
+    const off = s.memory?.onChange((change) => {
+      if (change.toolUseId === call.id) journalId ??= change.journalId;
+    });
+    let result;
+    try {
+      result = await s.toolbox.execute(call, env);
+    } finally {
+      off?.();
+    }
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     run.emit({
       type: 'tool.result',
@@ -100,6 +110,7 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, a
       result: result.content,
       isError: result.isError,
       durationMs,
+      ...(journalId ? { journalId } : {}),
     });
     const block: BetaToolResultBlockParam = {
       type: 'tool_result',
@@ -108,7 +119,12 @@ export async function runTools(s: LoopSession, calls: ToolUse[], turn: number, a
     };
     if (result.isError) block.is_error = true;
     content.push(block);
-    tools[call.id] = { name: call.name, durationMs, isError: result.isError };
+    tools[call.id] = {
+      name: call.name,
+      durationMs,
+      isError: result.isError,
+      ...(journalId ? { journalId } : {}),
+    };
   }
   const notes = run.signal.aborted || !s.memory ? null : await s.takeMemoryNotes();
   if (notes) content.push({ type: 'text', text: notes });

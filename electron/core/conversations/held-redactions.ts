@@ -25,10 +25,39 @@ export class HeldRedactions {
   /**
    * Redacts `records` in place before they are written. `before` are the records they follow (the reply
    * whose tool calls results answer): with it, a result of a call on the forgotten file goes whole.
+   * True when any changed (`before` is live already: the store then counts an in-place redaction).
    */
-  apply(id: string, records: readonly ConversationRecord[], before: readonly ConversationRecord[]): void {
+  apply(id: string, records: readonly ConversationRecord[], before: readonly ConversationRecord[]): boolean {
     const held = this.byId.get(id);
-    if (!held) return;
-    for (const redact of held) redact([...before, ...records]);
+    if (!held) return false;
+    let changed = false;
+    for (const redact of held) if (redact([...before, ...records])) changed = true;
+    return changed;
+  }
+}
+
+/**
+ * Per conversation, a number that changes whenever a forget may have changed its live records in place.
+ * Appends, cuts and reloads show in the state's arrays (new records, a shorter or new array); this is the
+ * one change that does not, so the recall index takes appends one by one only while it stays the same.
+ */
+export class RedactionMarks {
+  private readonly marks = new Map<string, number>();
+  private count = 0;
+
+  /** 0: never redacted in place in this process. Never comes round to an old value. */
+  of(id: string): number {
+    return this.marks.get(id) ?? 0;
+  }
+
+  /** Runs `redact` over live records of `id`: counted when it changed any, or threw (after some, maybe). */
+  run(id: string, redact: () => boolean): boolean {
+    let changed = true;
+    try {
+      changed = redact();
+      return changed;
+    } finally {
+      if (changed) this.marks.set(id, ++this.count);
+    }
   }
 }

@@ -141,7 +141,7 @@ function clearDeadOwner(lockDir: string): boolean {
   const pid = ownerOf(lockDir);
   if (pid === undefined) {
     if (!orphaned(lockDir)) return false;
-  } else if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) return false;
+  } else if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) return false;
   const tomb = `${lockDir}.dead-${process.pid}-${Date.now()}`;
   try {
     fs.renameSync(lockDir, tomb);
@@ -187,7 +187,8 @@ function orphaned(lockDir: string): boolean {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this pid runs on this machine (one we may not signal does). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -20,6 +20,8 @@ export interface ToolMeta {
   name: string;
   durationMs: number;
   isError: boolean;
+  /** A memory write: the journal entry it made (the card's diff and Undo). */
+  journalId?: string;
 }
 
 export interface MetaRecord {

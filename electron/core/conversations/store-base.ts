@@ -34,7 +34,7 @@ import { PageViews } from './page-view.js';
 import type { Page } from './pages.js';
 import type { ConversationRecord, MetaRecord } from './records.js';
 import { type ConversationState, applyRecord, rebuild } from './state.js';
-import { emptyTrash } from './trash.js';
+import { Trash } from './trash.js';
 import { byNewest } from './summaries.js';
 import { SummaryBook } from './summary-book.js';
 import { busy, gone, notFound } from './store-errors.js';
@@ -72,6 +72,8 @@ export class StoreBase {
   protected readonly serial = new KeyedSerial();
   protected readonly listeners = new Set<(id: string) => void>();
   protected loaded: Promise<void> | null = null;
+  /** The conversations this process deleted, until their Undo runs out (trash.ts). */
+  protected readonly trash: Trash;
   /** The page sidecars: written when the book vouches for a state, read by an open of one not loaded. */
   protected readonly pageSaver: PageSaver;
   private readonly views: PageViews;
@@ -89,6 +91,7 @@ export class StoreBase {
     } = {},
   ) {
     this.prefetched = options.listing;
+    this.trash = new Trash(dir);
     const warn = options.warn;
     const unsaved = (error: unknown) => warn?.('conversation page index not saved', { error });
     this.pageSaver = new PageSaver(dir, unsaved, options.context);
@@ -137,8 +140,9 @@ export class StoreBase {
     // (store.ts's discover), and the check below finds every head the files no longer match.
     const listing = this.prefetched?.catch(() => listFolder(this.dir)) ?? listFolder(this.dir);
     this.prefetched = undefined;
-    // What an ended process left in the trash is deleted for good before anything here is read.
-    const emptied = emptyTrash(this.dir).catch(() => undefined);
+    // What an ended process left in the trash is deleted for good before anything here is read; what a
+    // live one may still undo is left to it (trash.ts).
+    const emptied = this.trash.sweep().catch(() => undefined);
     const cued = new Promise<void>((resolve) => (this.cue = resolve));
     // Heads listed from the cache are checked once the first list is answered (a stat per file, a
     // thousand of them took longer than the rest of an app's start), or at once when anything else needs

@@ -12,7 +12,7 @@ import { ContractError } from '../../../shared/errors.js';
 import { ID, type Tail, readBody, unchangedSince } from './folder-load.js';
 import { followFolder, unknownFiles } from './folder-watch.js';
 import { headOf } from './heads.js';
-import { HeldRedactions } from './held-redactions.js';
+import { HeldRedactions, RedactionMarks } from './held-redactions.js';
 import { readJsonl } from './jsonl.js';
 import { lockFile } from './lock.js';
 import { markWritten, unmark } from './page-marks.js';
@@ -22,7 +22,7 @@ import { CHAT_SYNC_MS, LOCK_WAIT_MS, type StoreStats, StoreBase } from './store-
 import { busy, notFound } from './store-errors.js';
 import { UNTITLED, byNewest, summarize, titleOf } from './summaries.js';
 import { dropCache } from './summary-cache.js';
-import { Trash, exists, goneForGood, withTrashLock } from './trash.js';
+import { exists, goneForGood, markTrashed, unmarkTrashed, withTrashLock } from './trash.js';
 
 export { CHAT_SYNC_MS, UNTITLED, byNewest, summarize, titleOf, type StoreStats };
 
@@ -36,7 +36,7 @@ export interface ConversationLease {
 
 export class ConversationStore extends StoreBase {
   private readonly held = new HeldRedactions();
-  private readonly trash = new Trash(this.dir);
+  private readonly marks = new RedactionMarks();
   private unwatch: (() => void) | undefined;
 
   /** A new conversation; `records` (such as its first message) are written with it, in one write. */
@@ -72,7 +72,7 @@ export class ConversationStore extends StoreBase {
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
   }
@@ -80,7 +80,7 @@ export class ConversationStore extends StoreBase {
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
   }
@@ -99,7 +99,7 @@ export class ConversationStore extends StoreBase {
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
-    this.held.apply(id, records, state.messages.slice(-1));
+    this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     if (this.leases.has(id))
       this.writer(id).writeQueued(records); // a failure is reported by flushed()
     else {
@@ -307,6 +307,7 @@ export class ConversationStore extends StoreBase {
         const writer = this.writers.get(id);
         this.writers.delete(id);
         await writer?.close();
+        await markTrashed(this.dir, id);
         await fs.rename(this.fileOf(id), trashed);
       });
       this.book.delete(id);
@@ -335,6 +336,7 @@ export class ConversationStore extends StoreBase {
           // Brought back meanwhile (another window's Undo): the trash's copy is the same conversation.
           if (await exists(this.fileOf(id))) await fs.rm(trashed, { force: true });
           else await fs.rename(trashed, this.fileOf(id));
+          await unmarkTrashed(this.dir, id);
         });
       } finally {
         await lock.release();
@@ -416,7 +418,11 @@ export class ConversationStore extends StoreBase {
     // A run here holds it: what the run writes from now on may quote what it read before (held-redactions.ts).
     if (state && this.leases.has(id)) this.held.hold(id, redact);
     const live = state
-      ? redact([...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions])])
+      ? this.marks.run(id, () =>
+          redact([
+            ...new Set([...state.messages, ...state.entries.map((e) => e.record), ...state.compactions]),
+          ]),
+        )
       : false;
     // Marked until the file holds the same: a file part that fails leaves the two different until the
     // next start finishes the forget.
@@ -435,6 +441,11 @@ export class ConversationStore extends StoreBase {
     if (!state && onDisk) await this.reloadFiles([id]);
     else if (live) this.changed(id);
     return live || onDisk;
+  }
+
+  /** Changes whenever a forget may have changed `id`'s live records in place (the recall index's check). */
+  redactions(id: string): number {
+    return this.marks.of(id);
   }
 
   private dropLease(id: string): void {

@@ -1,5 +1,5 @@
-// conversations.*: list, open, rename, delete (and its undo, restore), search (the recall index: titles and content), the
-// recall switches (per conversation and per space) and export.
+// conversations.*: list, open, rename, delete (and its undo, restore), search (the recall index: titles
+// and content), the recall switches (per conversation and per space) and export.
 import type { DomainHandlers } from '../../../shared/contract.js';
 import { ContractError } from '../../../shared/errors.js';
 import { getAgent } from '../agent/index.js';

@@ -25,8 +25,11 @@ export function shardOf(conversationId: string): number {
   for (let i = 0; i < conversationId.length; i++) h = Math.imul(h ^ conversationId.charCodeAt(i), 0x01000193);
   return (h >>> 0) % SHARDS;
 }
-/** 2: JSON lines, read and written in slices (1 was one JSON document, parsed and built in one go). */
-const VERSION = 2;
+/**
+ * 3: a second field, the stop pairs a quoted phrase of stop words is found by (an index of 2 has none, so
+ * it is rebuilt). 2: JSON lines, read and written in slices (1 was one JSON document, parsed in one go).
+ */
+const VERSION = 3;
 
 /** Per conversation: the cheap key it was indexed at, and each indexed document's id and text hash. */
 export type Manifest = Record<string, [key: string, docs: [docId: string, hash: string][]]>;

@@ -18,31 +18,43 @@ import {
   removeLeftovers,
   shardFile,
   shardOf,
-  textHash,
   writeShard,
 } from './persist.js';
-import { type RecallHit, type RecallQuery, type RecallSource, searchShards, searchable } from './search.js';
+import {
+  FIELDS,
+  type RecallHit,
+  type RecallQuery,
+  type RecallSource,
+  searchShards,
+  searchable,
+} from './search.js';
+import { type Doc, type Indexed, reconcile } from './reconcile.js';
 import { Slicer } from './slices.js';
-import { messageText, term, tokenize } from './text.js';
+import { stopPairs, term, tokenize } from './text.js';
 
 export { searchable, type RecallHit, type RecallQuery, type RecallSource };
 
-interface Doc {
-  id: string;
-  text: string;
-  /** Conversation id, the message's time, and t(itle) / u(ser) / a(ssistant). */
-  c: string;
-  at: string;
-  k: 't' | 'u' | 'a';
+/**
+ * A document's words, tokenized for its first field and reused for the second (MiniSearch tokenizes its
+ * text once per field, one right after the other), then let go: no message's text stays here.
+ */
+let lastWords: { text: string; words: string[] } | null = null;
+function fieldTokens(text: string, field?: string): string[] {
+  if (field !== 'pairs') return (lastWords = { text, words: tokenize(text) }).words;
+  const words = lastWords?.text === text ? lastWords.words : tokenize(text);
+  lastWords = null;
+  return stopPairs(words);
 }
 
 const OPTIONS: Options<Doc> = {
-  fields: ['text'],
+  fields: [...FIELDS],
   storeFields: ['c', 'at', 'k'],
-  tokenize,
-  processTerm: (t) => term(t),
+  // Both fields read the message's text: the words and, for the second, its stop pairs.
+  extractField: (doc, field) => (field === 'pairs' ? doc.text : doc[field as keyof Doc]),
+  tokenize: fieldTokens,
+  processTerm: (t, field) => (field === 'pairs' ? t : term(t)),
   // The query's terms arrive already folded and stemmed (parseQuery), one per word.
-  searchOptions: { tokenize: (s) => s.split(' '), processTerm: (t) => t },
+  searchOptions: { fields: ['text'], tokenize: (s) => s.split(' '), processTerm: (t) => t },
   autoVacuum: { batchSize: 2_000, batchWait: 5, minDirtCount: 50, minDirtFactor: 0.05 },
 };
 
@@ -54,9 +66,6 @@ export function conversationKey(h: ConversationHead): string {
 /** The state, or null when the conversation is gone (deleted meanwhile) or cannot be read now. */
 const openOrNull = (source: RecallSource, id: string): Promise<ConversationState | null> =>
   source.has(id) ? source.open(id).catch(() => null) : Promise.resolve(null);
-
-const titleDoc = (c: string): string => `${c}#t`;
-const messageDoc = (c: string, m: string): string => `${c}/${m}`;
 
 export interface IndexProgress {
   indexed: number;
@@ -90,7 +99,7 @@ export class RecallIndex {
     { length: SHARDS },
     () => new MiniSearch<Doc>(OPTIONS),
   );
-  private readonly docs = new Map<string, { key: string; hashes: Map<string, string> }>();
+  private readonly docs = new Map<string, Indexed>();
   private readonly dirty = new Set<string>();
   private opened: Promise<void> | null = null;
   private batch: NodeJS.Timeout | null = null;
@@ -256,55 +265,21 @@ export class RecallIndex {
   private async reconcile(id: string, state: ConversationState | null, slicer: Slicer): Promise<boolean> {
     const known = this.docs.get(id);
     const shard = shardOf(id);
-    const mini = this.shards[shard]!;
-    const wanted = new Map<string, { doc: Doc; hash: string }>();
-    if (state && searchable(state)) {
-      if (state.title)
-        wanted.set(titleDoc(id), this.doc(titleDoc(id), id, state.title, state.meta.createdAt, 't'));
-      for (const m of state.messages) {
-        const text = messageText(m);
-        if (text)
-          wanted.set(
-            messageDoc(id, m.id),
-            this.doc(messageDoc(id, m.id), id, text, m.at, m.kind === 'user' ? 'u' : 'a'),
-          );
-      }
-    }
-    let removed = false;
-    let inPlace = false;
-    const hashes = new Map<string, string>();
-    for (const [docId, hash] of known?.hashes ?? []) {
-      const next = wanted.get(docId);
-      if (next?.hash === hash) {
-        hashes.set(docId, hash);
-        wanted.delete(docId);
-        continue;
-      }
-      if (next) inPlace = true;
-      if (mini.has(docId)) mini.discard(docId);
-      removed = true;
-    }
-    for (const [docId, { doc, hash }] of wanted) {
-      if (mini.has(docId)) mini.discard(docId);
-      mini.add(doc);
-      hashes.set(docId, hash);
-      if (slicer.due()) await slicer.pause();
-    }
+    // Read before anything pauses: the documents are what the state held now.
+    const redactions = this.source.redactions?.(id);
+    const head = state ? conversationKey(headOf(state)) : undefined;
+    const out = await reconcile(this.shards[shard]!, id, state, known, redactions, slicer);
     // Text changed in place (a redaction) may not change the cheap key, nor reach the file (a forget
     // whose file part failed): such a conversation is saved under a key no state has, so the next start
     // diffs it again against what its file holds then.
     // The store says so too: a redaction made before this index first saw the conversation leaves no
     // changed document to tell it by.
-    if (this.source.redactedInPlace?.(id) === true) inPlace = true;
-    const key = state ? conversationKey(headOf(state)) + (inPlace ? '|in-place' : '') : undefined;
-    if (key !== undefined) this.docs.set(id, { key, hashes });
-    else this.docs.delete(id);
-    if (removed || wanted.size > 0 || known?.key !== key) this.unsaved.add(shard);
-    return removed;
-  }
-
-  private doc(id: string, c: string, text: string, at: string, k: Doc['k']): { doc: Doc; hash: string } {
-    return { doc: { id, c, text, at, k }, hash: textHash(text) };
+    const inPlace = out.inPlace || this.source.redactedInPlace?.(id) === true;
+    const key = head === undefined ? undefined : head + (inPlace ? '|in-place' : '');
+    if (key === undefined) this.docs.delete(id);
+    else this.docs.set(id, { key, hashes: out.hashes, ...(out.seen ? { seen: out.seen } : {}) });
+    if (out.removed || out.added || known?.key !== key) this.unsaved.add(shard);
+    return out.removed;
   }
 
   private scheduleSave(delayMs: number): void {
@@ -364,6 +339,17 @@ export class RecallIndex {
   /** Documents in the index now (tests and the benchmark). */
   get size(): number {
     return this.shards.reduce((sum, mini) => sum + mini.documentCount, 0);
+  }
+
+  /**
+   * The ids of the documents the index itself holds `word` in, as it has them now: not checked against
+   * the store as a search's hits are, so a stale document shows here (tests).
+   */
+  holding(word: string): string[] {
+    const t = term(word);
+    if (t === null) return [];
+    const ids = this.shards.flatMap((mini) => mini.search(t).map((r) => String(r.id)));
+    return ids.sort();
   }
 
   async close(): Promise<void> {

@@ -47,8 +47,11 @@ const D = 0.5;
 const PREFIX_WEIGHT = 0.375;
 
 const idf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-/** The one field every document has (`text`). */
-const postings = (data: Map<number, Postings> | undefined): Postings | undefined => data?.get(0);
+/** A term's postings in one field (0: the words, `text`; 1: the stop pairs a phrase is found by). */
+const postingsIn =
+  (field: number) =>
+  (data: Map<number, Postings> | undefined): Postings | undefined =>
+    data?.get(field);
 
 /**
  * A shard's stored fields and lengths in arrays by short id. Reading them from the library's maps for
@@ -59,7 +62,8 @@ const postings = (data: Map<number, Postings> | undefined): Postings | undefined
 interface Dense {
   stamp: string;
   fields: (Stored | undefined)[];
-  lengths: Float64Array;
+  /** Per field, each document's length in it. */
+  lengths: Float64Array[];
 }
 const DENSE = new WeakMap<Internals, Dense>();
 
@@ -68,9 +72,9 @@ function dense(s: Internals): Dense {
   const known = DENSE.get(s);
   if (known?.stamp === stamp) return known;
   const fields = new Array<Stored | undefined>(s._nextId).fill(undefined);
-  const lengths = new Float64Array(s._nextId);
+  const lengths = s._avgFieldLength.map(() => new Float64Array(s._nextId));
   for (const [id, f] of s._storedFields) fields[id] = f;
-  for (const [id, l] of s._fieldLength) lengths[id] = l[0] ?? 0;
+  for (const [id, l] of s._fieldLength) l.forEach((n, field) => (lengths[field]![id] = n ?? 0));
   const made = { stamp, fields, lengths };
   DENSE.set(s, made);
   return made;
@@ -111,6 +115,7 @@ function derive(
   words: readonly string[],
   prefix: (t: string, i: number, all: string[]) => boolean,
   n: number,
+  postings: (data: Map<number, Postings> | undefined) => Postings | undefined,
 ): (Derived & { idf: number })[][] {
   return words.map((word, i) => {
     const found = new Map<string, Derived & { df: number }>();
@@ -150,6 +155,8 @@ export function topMatches<T>(
     prefix: (t: string, i: number, all: string[]) => boolean;
     accept: (stored: Stored) => boolean;
     n: number;
+    /** The field searched: 0 (the words) unless given. */
+    field?: number;
   },
 ): { top: Candidate[]; total: number } {
   const top: Candidate[] = [];
@@ -159,14 +166,17 @@ export function topMatches<T>(
   const words = query.split(' ').filter((w) => w !== '');
   const count = all.reduce((sum, s) => sum + s._documentCount, 0);
   if (words.length === 0 || count === 0) return { top, total };
-  const avg = all.reduce((sum, s) => sum + (s._avgFieldLength[0] ?? 0) * s._documentCount, 0) / count;
+  const field = options.field ?? 0;
+  const postings = postingsIn(field);
+  const avg = all.reduce((sum, s) => sum + (s._avgFieldLength[field] ?? 0) * s._documentCount, 0) / count;
   const and = options.combineWith === 'AND';
-  const derived = derive(all, words, options.prefix, count);
+  const derived = derive(all, words, options.prefix, count, postings);
   if (and && derived.some((d) => d.length === 0)) return { top, total };
 
   for (const mini of all) {
     if (mini._documentCount === 0) continue;
-    const { fields: stored, lengths } = dense(mini);
+    const { fields: stored, lengths: byField } = dense(mini);
+    const lengths = byField[field] ?? new Float64Array(mini._nextId);
     // Per query word, what it matches in this shard: one term's postings (scored per document below),
     // or, for a prefix matching several terms, each document's score for the word summed over them
     // (in the library's order), so a document costs one lookup per word however many terms matched.

@@ -21,8 +21,11 @@ export interface SchedulerOptions {
   /** Subscribe to the space's changes (memory and conversations); returns the unsubscribe function. */
   onChange?: (listener: () => void) => () => void;
   onStatus?: (status: SyncStatus) => void;
-  onReport?: (report: SyncReport) => void;
+  /** Each sync's end: the choice it ran with (if any), and its report or its error. */
+  onSettled?: (ran: SyncChoice | undefined, result: SyncSettled) => void;
 }
+
+export type SyncSettled = { report: SyncReport } | { error: SyncError };
 
 export class SyncScheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -120,13 +123,14 @@ export class SyncScheduler {
       const report = await this.sync.sync(choice ?? {});
       this.waiting = Math.max(0, this.waiting - before);
       this.lastSyncAt = Date.now();
-      this.options.onReport?.(report);
+      this.options.onSettled?.(choice, { report });
       this.set({ state: 'synced', lastSyncAt: this.lastSyncAt, waiting: this.waiting });
     } catch (error) {
       const e =
         error instanceof SyncError
           ? error
           : new SyncError('failed', 'The sync failed unexpectedly; it is tried again.');
+      this.options.onSettled?.(choice, { error: e });
       this.set({
         state: 'error',
         kind: e.kind,

@@ -14,7 +14,7 @@ import {
 import type { SpaceSync, SyncChoice } from './engine.js';
 import { spaceChanges, spaceSyncOf, type SyncBackend } from './for-core.js';
 import { SyncError, type SyncReport } from './report.js';
-import { DEFAULT_PERIOD_MS, SyncScheduler, type SyncStatus } from './scheduler.js';
+import { DEFAULT_PERIOD_MS, SyncScheduler, type SyncSettled, type SyncStatus } from './scheduler.js';
 
 export interface JoinInput {
   url: string;
@@ -44,6 +44,12 @@ export interface SyncServiceOptions {
 export const BEFORE_CONVERSATION_MS = 1_500;
 
 /** A sync that failed for one of these would fail again at once: a new conversation does not wait. */
+type SettledListener = (ran: SyncChoice | undefined, result: SyncSettled) => void;
+
+/** Whether a sync that ran with `ran` carried every part of `choice` (choices asked together merge). */
+const carries = (ran: SyncChoice | undefined, choice: SyncChoice): boolean =>
+  (Object.keys(choice) as (keyof SyncChoice)[]).every((k) => ran?.[k] === choice[k]);
+
 const NOT_WORTH_WAITING = new Set(['offline', 'auth', 'rewritten', 'other_space', 'not_configured']);
 
 export class SyncService {
@@ -146,13 +152,17 @@ export class SyncService {
     const sync = await this.of(spaceId);
     const scheduler = this.schedulers.get(spaceId);
     if (!scheduler) return sync.sync(choice ?? {});
-    let report: SyncReport | undefined;
-    const off = this.onReportOnce(spaceId, (r) => (report = r));
+    // The outcome of the sync that ran with this choice: not of one a write's debounce or the timer
+    // started right after it (which would carry no backup), nor of one already running without it.
+    let settled: SyncSettled | undefined;
+    const off = this.onSettled(spaceId, (ran, result) => {
+      if (!choice || carries(ran, choice)) settled = result;
+    });
     await scheduler.now(choice);
     off();
-    const status = scheduler.status();
-    if (status.state === 'error') throw new SyncError(status.kind, status.message);
-    return report ?? sync.sync();
+    if (!settled) return sync.sync(choice ?? {});
+    if ('error' in settled) throw settled.error;
+    return settled.report;
   }
 
   /** The remote goes (the space's data stays, and so does its git folder for a later re-join). */
@@ -203,11 +213,11 @@ export class SyncService {
     await Promise.all(all.map((s) => s.stop()));
   }
 
-  private readonly reportListeners = new Map<string, Set<(r: SyncReport) => void>>();
+  private readonly settledListeners = new Map<string, Set<SettledListener>>();
 
-  private onReportOnce(spaceId: string, fn: (r: SyncReport) => void): () => void {
-    let set = this.reportListeners.get(spaceId);
-    if (!set) this.reportListeners.set(spaceId, (set = new Set()));
+  private onSettled(spaceId: string, fn: SettledListener): () => void {
+    let set = this.settledListeners.get(spaceId);
+    if (!set) this.settledListeners.set(spaceId, (set = new Set()));
     set.add(fn);
     return () => set.delete(fn);
   }
@@ -240,8 +250,8 @@ export class SyncService {
       ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
       onChange: await spaceChanges(this.core, spaceId),
       onStatus: (status) => this.emit(spaceId, status),
-      onReport: (report) => {
-        for (const fn of this.reportListeners.get(spaceId) ?? []) fn(report);
+      onSettled: (ran, result) => {
+        for (const fn of this.settledListeners.get(spaceId) ?? []) fn(ran, result);
       },
     });
     this.schedulers.set(spaceId, scheduler);

@@ -3,7 +3,6 @@ import { memo, type ReactElement } from 'react';
 import type { ChatItem } from '../../store/chat';
 import { ErrorCard } from './cards/error-card';
 import { EventCard } from './cards/event-card';
-import { MemoryCard } from './cards/memory-card';
 import { ReviewCard } from './cards/review-card';
 import { ToolCard } from './cards/tool-card';
 import { AssistantMessage, UserMessage } from './message';
@@ -24,8 +23,6 @@ export const ChatItemView = memo(function ChatItemView({
       return <ToolCard item={item} />;
     case 'event':
       return <EventCard item={item} />;
-    case 'memory':
-      return <MemoryCard item={item} />;
     case 'review':
       return <ReviewCard item={item} />;
     case 'error':

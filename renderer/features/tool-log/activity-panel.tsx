@@ -1,11 +1,20 @@
 // The Activity tab: every tool call of the open conversation with its time, duration, input, result and
 // errors, filterable by tool. Live calls appear as they start and complete when their result arrives.
-import { useEffect, useId, useState, type ReactElement } from 'react';
+// Newest first, a page of the conversation at a time: earlier calls load as the reader reaches the end
+// of the list (or presses "Show earlier calls").
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { EmptyState } from '../../components/empty-state';
 import { Spinner } from '../../components/spinner';
 import { formatDuration } from '../../lib/format';
 import { whenIdle } from '../../lib/idle';
-import { ensureActivity, setActivityFilter, useActivityStore, type ToolCall } from '../../store/activity';
+import {
+  ensureActivity,
+  loadEarlierActivity,
+  setActivityFilter,
+  useActivityStore,
+  type ToolCall,
+} from '../../store/activity';
+import { Button } from '../../components/button';
 import { useChat } from '../../store/chat';
 import { useSpaces } from '../../store/spaces';
 import { useUi } from '../../store/ui';
@@ -49,16 +58,19 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
   const calls = useActivityStore((s) => s.byConversation[conversationId]?.calls ?? EMPTY);
   const status = useActivityStore((s) => s.byConversation[conversationId]?.status ?? 'idle');
   const error = useActivityStore((s) => s.byConversation[conversationId]?.error ?? null);
+  const hasEarlier = useActivityStore((s) => s.byConversation[conversationId]?.hasEarlier ?? false);
+  const paging = useActivityStore((s) => s.byConversation[conversationId]?.paging ?? false);
   const filter = useActivityStore((s) => s.filter);
   const selectId = useId();
 
   const visible = useUi((s) => s.panelOpen && s.panelTab === 'activity');
   const space = useSpaces((s) => s.current);
   useEffect(() => {
-    // The tab stays mounted while hidden. Opening a short conversation in the chat loads all of it, and the
-    // activity slice takes the tool calls from that load (store/transcripts.ts); a long one is opened a
-    // page at a time, so this fetches them, once the tab is shown and the app is idle: never twice, never
-    // in competition with the chat's first paint, and never for a tab nobody looks at.
+    // The tab stays mounted while hidden. Opening a conversation in the chat loads its last page, and the
+    // activity slice takes the tool calls from that load (store/transcripts.ts); opened at an older
+    // message, the chat's page is not the last one, so this fetches it, once the tab is shown and the app
+    // is idle: never twice, never in competition with the chat's first paint, and never for a tab nobody
+    // looks at.
     if (!visible) return;
     return whenIdle(() => ensureActivity(conversationId));
     // The space too: a conversation moved to another space keeps its id, and the switch emptied the store.
@@ -92,9 +104,12 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
         </select>
       </div>
       <p className="tl-summary" role="status">
+        {/* With earlier pages not loaded, the counts are of the latest messages only: said so. */}
         {calls.length === 0
-          ? 'No tool calls in this conversation yet.'
-          : `${shown.length} of ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}${errors ? ` · ${errors} failed` : ''}`}
+          ? hasEarlier
+            ? 'No tool calls in the latest messages.'
+            : 'No tool calls in this conversation yet.'
+          : `${shown.length} of ${calls.length} ${calls.length === 1 ? 'call' : 'calls'}${hasEarlier ? ' in the latest messages' : ''}${errors ? ` · ${errors} failed` : ''}`}
       </p>
       {error && (
         <p className="tl-error" role="alert">
@@ -106,7 +121,48 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
           <CallItem key={call.toolUseId} call={call} />
         ))}
       </ol>
+      {hasEarlier && visible && <Earlier conversationId={conversationId} paging={paging} />}
     </>
+  );
+}
+
+/** How many pages in a row the list loads by itself while its end stays in view (no calls in them). */
+const AUTO_PAGES = 5;
+
+/**
+ * The end of the list: "Show earlier calls", pressed by itself when it comes into view (the reader
+ * scrolled to the oldest call shown, or the calls loaded do not fill the tab), up to AUTO_PAGES pages
+ * while it stays in view, so a long chat without tool calls is not fetched whole for an empty list.
+ */
+function Earlier({ conversationId, paging }: { conversationId: string; paging: boolean }): ReactElement {
+  const ref = useRef<HTMLDivElement>(null);
+  const inView = useRef(false);
+  const budget = useRef(AUTO_PAGES);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver !== 'function') return;
+    const observer = new IntersectionObserver(([entry]) => {
+      const entered = !inView.current && entry!.isIntersecting;
+      inView.current = entry!.isIntersecting;
+      if (!entered) return;
+      budget.current = AUTO_PAGES - 1;
+      void loadEarlierActivity(conversationId);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [conversationId]);
+  useEffect(() => {
+    // A page came in and the end is still in view: the next one, while the budget lasts.
+    if (paging || !inView.current || budget.current <= 0) return;
+    budget.current--;
+    void loadEarlierActivity(conversationId);
+  }, [paging, conversationId]);
+  return (
+    <div ref={ref} className="tl-earlier">
+      <Button onClick={() => void loadEarlierActivity(conversationId)} disabled={paging}>
+        {paging ? 'Loading earlier calls…' : 'Show earlier calls'}
+      </Button>
+    </div>
   );
 }
 

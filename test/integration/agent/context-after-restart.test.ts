@@ -10,8 +10,8 @@ import type { ContextUsage } from '../../../shared/channels/context.js';
 import { getAgent } from '../../../electron/core/agent/index.js';
 import { PAGES_DIR } from '../../../electron/core/conversations/page-file.js';
 import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
-import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
-import { type Harness, call, send, startHarness } from './harness.js';
+import { type Harness, call, startHarness } from './harness.js';
+import { conversationFile, garbleHead, longChat } from './long-chat.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -24,7 +24,7 @@ const meter = (id: string): Promise<ContextUsage> =>
   h!.core.handlers['context.get']({ conversationId: id }, call);
 /** Files this start replayed: checked at start (the cache did not describe them) or opened since. */
 const reads = (): number => store().stats.replayed + store().stats.opened;
-const fileOf = (id: string): string => path.join(h!.dataDir, 'conversations', `${id}.jsonl`);
+const fileOf = (id: string): string => conversationFile(h!, id);
 
 /** A window's open after a start: the list, the last page, the meter. */
 async function openAfterRestart(id: string, list = true): Promise<ContextUsage> {
@@ -46,26 +46,7 @@ async function replayedMeter(id: string): Promise<ContextUsage> {
 
 async function conversation(): Promise<string> {
   h = await startHarness();
-  h.fake.enqueue(text('Hello there.'));
-  const { res } = await send(h, 'Start');
-  const id = res.conversationId;
-  for (let i = 0; i < 12; i++) {
-    if (i % 3 === 0) {
-      h.fake.enqueue(
-        toolUse({
-          name: 'memory',
-          input: { command: 'create', path: `/memories/c${i}.md`, file_text: `c${i}\n` },
-        }),
-        text(`Filed ${i}.`),
-      );
-    } else h.fake.enqueue(text(`Reply ${i}.`));
-    await send(h, `Ask ${i}`, id);
-  }
-  const first = (await h.core.handlers['conversations.get']({ id }, call)).items.find(
-    (i) => i.kind === 'user',
-  )!;
-  await h.core.handlers['chat.pin']({ conversationId: id, messageId: first.id, pinned: true }, call);
-  return id;
+  return longChat(h, 12, 3);
 }
 
 describe('the context meter after a restart', () => {
@@ -79,21 +60,13 @@ describe('the context meter after a restart', () => {
     // Not read at all: with the file's first half overwritten by garbage of the same size and its
     // stat kept, a replay could not read it (no meta line), and the meter is still the same.
     await h!.core.close();
-    const file = fileOf(id);
-    const { size, mtimeMs } = statSync(file);
-    const data = readFileSync(file);
-    const original = Buffer.from(data);
-    data.fill(0x23, 0, Math.floor(size * 0.5));
-    writeFileSync(file, data);
-    const t = (Math.floor(mtimeMs) + 0.5) / 1000;
-    utimesSync(file, t, t);
+    const putBack = garbleHead(h!, id, 0.5);
     // (No list: its check of the heads would find the file no conversation and drop it.)
     expect(await openAfterRestart(id, false)).toEqual(opened);
     expect(reads()).toBe(0);
 
     await h!.core.close();
-    writeFileSync(file, original);
-    utimesSync(file, t, t);
+    putBack();
     expect(await replayedMeter(id)).toEqual(opened);
   });
 

@@ -2,7 +2,6 @@
 // a window walks, from the end or from a message it was opened at, are exactly the full transcript, live
 // and after a restart that found a torn last line (a kill mid-write), and each is about `limit` items
 // however long the conversation is.
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import type { ConversationRecord } from '../../../electron/core/conversations/re
 import { getAgent } from '../../../electron/core/agent/index.js';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, send, startHarness } from './harness.js';
+import { garbleHead, longChat } from './long-chat.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -98,24 +98,7 @@ describe('conversation pages', () => {
 
   it('the first open after a restart reads the page index and the file’s tail, not the whole file', async () => {
     h = await startHarness();
-    h.fake.enqueue(text('Hello there.'));
-    const { res } = await send(h, 'Start');
-    const id = res.conversationId;
-    for (let i = 0; i < 30; i++) {
-      if (i % 4 === 0) {
-        h.fake.enqueue(
-          toolUse({
-            name: 'memory',
-            input: { command: 'create', path: `/memories/p${i}.md`, file_text: `p${i}\n` },
-          }),
-          text(`Filed ${i}.`),
-        );
-      } else h.fake.enqueue(text(`Reply ${i}.`));
-      await send(h, `Ask ${i}`, id);
-    }
-    // A pin far back: the index carries it to pages it reads without the pin's record.
-    const first = (await all(h, id)).find((i) => i.kind === 'user')!;
-    await h.core.handlers['chat.pin']({ conversationId: id, messageId: first.id, pinned: true }, call);
+    const id = await longChat(h, 30, 4);
     const full = await all(h, id);
     await h.restart();
     const store = () => getAgent(h!.core.ctx).store;
@@ -128,13 +111,7 @@ describe('conversation pages', () => {
     // The file's first nine tenths overwritten with garbage of the same size, its stat kept: a replay
     // reads nothing of it now, while the last page, all of it in the tail, still opens.
     await h.restart();
-    const file = path.join(h.dataDir, 'conversations', `${id}.jsonl`);
-    const { size, mtimeMs } = statSync(file);
-    const data = readFileSync(file);
-    data.fill(0x23, 0, Math.floor(size * 0.9));
-    writeFileSync(file, data);
-    const t = (Math.floor(mtimeMs) + 0.5) / 1000;
-    utimesSync(file, t, t);
+    garbleHead(h, id, 0.9);
     const opened = await h.core.handlers['conversations.get']({ id, limit: 4 }, call);
     expect(opened.items).toEqual(full.slice(-opened.items.length));
     expect(opened.items.map((i) => (i as { text?: string }).text)).toContain('Reply 29.');

@@ -84,6 +84,16 @@ describe('the same items live and after a reload', () => {
       id: expect.stringMatching(/^tool:toolu_/),
       result: expect.any(String),
     });
+    // The journal entry it made (the card's diff and Undo) comes with its result, live and stored alike.
+    const [entry] = (await h.core.handlers['memory.history']({ path: '/memories/cat.md' }, call)).entries;
+    expect(entry).toMatchObject({
+      actor: 'agent',
+      toolUseId: (result.reloaded[2] as { toolUseId: string }).toolUseId,
+    });
+    expect(result.reloaded[2]).toHaveProperty('journalId', entry!.id);
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ type: 'tool.result', journalId: entry!.id }),
+    );
   });
 
   it('a clearing and compactions (local), each with the memory given again', async () => {

@@ -10,7 +10,8 @@ import { getAgent } from '../../../electron/core/agent/index.js';
 import { TRASH_DIR } from '../../../electron/core/conversations/trash.js';
 import { PASSAGES, expectForgottenEverywhere, filesHolding, seedConversations } from './forget-support.js';
 import { type Harness, call, startHarness } from './harness.js';
-import { QUESTION, ask, scriptModel } from './recall-support.js';
+import { QUESTION, scriptModel } from '../../fixtures/recall-model.js';
+import { ask } from './recall-support.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -24,6 +25,21 @@ const FOUND = 'You mentioned Chez Gaston.';
 const NOTHING = 'I found nothing about a restaurant.';
 
 const gaston = (dataDir: string) => filesHolding(dataDir, ['Gaston', 'gaston']);
+
+/** Runs the worker on `dataDir` to start a backend there and close it again (a CLI run, a second window). */
+function startElsewhere(dataDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const child = spawn(process.execPath, [worker, dataDir, '--start'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, HOME: dataDir },
+    });
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`the worker ended with ${code}`)),
+    );
+  });
+}
 
 /** Runs the worker, which deletes `id` and is SIGKILLed once the deletion answered. */
 function deleteThenKill(dataDir: string, id: string): Promise<void> {
@@ -71,6 +87,21 @@ describe('deleting a conversation: at once, with an Undo', () => {
     // Opened as before.
     const shown = await handlers['conversations.get']({ id: told.conversationId }, call);
     expect(JSON.stringify(shown.items)).toContain('Chez Gaston');
+  });
+
+  it('another process starting on the folder leaves a live window its Undo', async () => {
+    h = await startHarness();
+    scriptModel(h.fake);
+    const { handlers, bus } = h.core;
+    const told = await ask(handlers, bus, 'Last night we ate at a restaurant called Chez Gaston. Lovely.');
+    await handlers['conversations.delete']({ id: told.conversationId }, call);
+
+    expect(await startElsewhere(h.dataDir)).toContain('started');
+    // Its start left the trashed file where it was.
+    expect(await gaston(h.dataDir)).toContainEqual(expect.stringContaining(TRASH_DIR));
+    const restored = await handlers['conversations.restore']({ id: told.conversationId }, call);
+    expect(restored.conversation.id).toBe(told.conversationId);
+    expect((await ask(handlers, bus, QUESTION)).answer).toBe(FOUND);
   });
 
   it('killed before the Undo: deleted for good at the next start, on disk and in the recall index', async () => {

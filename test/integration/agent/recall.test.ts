@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, startHarness, validRequests } from './harness.js';
-import { QUESTION, ask, scriptModel } from './recall-support.js';
+import { QUESTION, scriptModel } from '../../fixtures/recall-model.js';
+import { ask } from './recall-support.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -2,7 +2,8 @@
 // sync.resolveRewritten) of two real backends against the loopback git server: the sync stops with the
 // `rewritten` status and overwrites nothing; "push my copy" keeps the remote's copy as a backup ref on
 // this device and puts this copy on the remote; "take the remote's" copies the space aside first, then
-// takes what the remote holds. The backup's place is said relative to the data folder, never as a host path.
+// takes what the remote holds. The backup's place is said relative to the data folder, never as a host path,
+// also when another sync (the window's focus) queued behind the choice's.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,7 +57,16 @@ describe('a rewritten remote from the window', () => {
     expect(await read(b, '/memories/one.md')).toBe('one\n');
     const rewrittenHead = server.git(repo, ['rev-parse', 'main']).trim();
 
-    const mine = await b.core.handlers['sync.resolveRewritten']({ how: 'push-mine' }, call);
+    // The window gets focus while the choice's sync runs: a plain sync queues behind it, and the answer
+    // is still the choice's (its backup), not the later sync's.
+    const resolving = b.core.handlers['sync.resolveRewritten']({ how: 'push-mine' }, call);
+    let settled = false;
+    void resolving.finally(() => (settled = true));
+    const syncing = async () => (await b.core.handlers['sync.status']({}, call)).status.state === 'syncing';
+    while (!settled && !(await syncing())) await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    b.core.sync.focus();
+    const mine = await resolving;
     expect(mine.view.status.state).toBe('synced');
     expect(mine.backup).toMatch(/refs\/sync\/backup-\S+ in sync\/personal\.git\/ in the app's data folder/);
     expect(mine.backup).not.toContain(b.dataDir);

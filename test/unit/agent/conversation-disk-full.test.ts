@@ -7,8 +7,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 let dir: string;
 const stores: ConversationStore[] = [];
@@ -29,16 +29,7 @@ function diskFull(full: boolean): void {
   syncBuiltinESMExports();
 }
 
-let n = 0;
-const msg = (text: string): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind: 'user',
-  role: 'user',
-  content: [{ type: 'text', text }],
-  text,
-  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
+const msg = userMessages();
 
 async function open(): Promise<ConversationStore> {
   const store = new ConversationStore(dir);

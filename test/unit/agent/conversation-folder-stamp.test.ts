@@ -8,24 +8,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFolder } from '../../../electron/core/conversations/folder-load.js';
-import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
+import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
 import { CACHE_FILE } from '../../../electron/core/conversations/summary-cache.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-folder-stamp-'))));
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-let n = 0;
-const msg = (text: string): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind: 'user',
-  role: 'user',
-  content: [{ type: 'text', text }],
-  text,
-  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
+const msg = userMessages();
 const line = (r: ConversationRecord): string => `${JSON.stringify(r)}\n`;
 const file = (id: string): string => path.join(dir, `${id}.jsonl`);
 

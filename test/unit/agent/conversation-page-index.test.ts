@@ -4,8 +4,8 @@
 // restart is exactly the page a full replay of the file gives, walking back to the first; a sidecar that
 // cannot be used is replaced once the file is replayed, so the next start opens through it. And an open
 // through it reads only the file's tail: a file whose start is overwritten with garbage still opens.
-import { readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -17,6 +17,14 @@ import { type Page, lastPage, pageAt } from '../../../electron/core/conversation
 import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { type ConversationState, rebuild } from '../../../electron/core/conversations/state.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
+import {
+  type FileFault,
+  applyFileFault,
+  editInPlace,
+  fileFaults,
+  isFileFault,
+  keepSidecars,
+} from './sidecar-faults.js';
 import { type Step, records, step } from './transcript-steps.js';
 
 let dir: string;
@@ -70,12 +78,8 @@ type Op =
   | { op: 'truncate'; c: number; pick: number }
   | { op: 'pin'; c: number; pick: number; pinned: boolean }
   | { op: 'foreignAppend'; c: number; steps: Step[]; again: boolean }
-  | { op: 'torn'; c: number }
-  | { op: 'cut'; c: number; at: number }
   | { op: 'editInPlace'; c: number }
-  | { op: 'damageSidecar'; c: number; text: string }
-  | { op: 'dropSidecar'; c: number }
-  | { op: 'restoreSidecar'; c: number; pick: number }
+  | FileFault
   | { op: 'restart' };
 
 const c = fc.nat(3);
@@ -90,25 +94,28 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   // again: with the ids of the conversations' first records (a hand edit, a bad merge).
   fc.record({ op: fc.constant('foreignAppend' as const), c, steps, again: fc.boolean() }),
-  fc.record({ op: fc.constant('torn' as const), c }),
-  fc.record({ op: fc.constant('cut' as const), c, at: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ op: fc.constant('editInPlace' as const), c }),
-  fc.record({
-    op: fc.constant('damageSidecar' as const),
+  ...fileFaults(
     c,
-    text: fc.constantFrom(
+    [
       '',
       '{',
       'null',
       '{"v":1,"id":"x","stamp":[1,2,3],"pinned":[],"deltas":[],"entries":[],"items":[]}',
       '{"v":1,"stamp":[0,0,0],"pinned":[1],"deltas":[5,0],"entries":[1],"items":[1,2]}',
-    ),
-  }),
-  fc.record({ op: fc.constant('dropSidecar' as const), c }),
-  // A sidecar an earlier start found put back: whole and well-formed, but maybe stale.
-  fc.record({ op: fc.constant('restoreSidecar' as const), c, pick: fc.nat() }),
+    ],
+    { drop: true },
+  ),
   fc.constant({ op: 'restart' as const }),
 );
+
+/** One character of the last message text changed (x for y), or null where there is none. */
+function changeLastText(text: string): string | null {
+  const i = text.lastIndexOf('"text":"');
+  const p = i + '"text":"'.length;
+  if (i < 0 || text[p] === '"' || text[p] === '\\') return null;
+  return text.slice(0, p) + (text[p] === 'x' ? 'y' : 'x') + text.slice(p + 1);
+}
 
 describe('page sidecar', () => {
   it('a page read through it after a restart is the page of a full replay, whatever happened to the files', async () => {
@@ -138,16 +145,16 @@ describe('page sidecar', () => {
               }
               if (o.op === 'restart') {
                 await restart();
-                for (const id of ids) {
-                  const saved = await readFile(pageFileOf(dir, id)).catch(() => null);
-                  if (saved) kept.set(id, [...(kept.get(id) ?? []), saved]);
-                }
+                await keepSidecars(dir, ids, kept);
                 served += await openAll(store, ids, limit);
                 continue;
               }
               const id = ids[o.c];
               if (!id || !store.has(id)) continue;
-              const f = file(id);
+              if (isFileFault(o)) {
+                await applyFileFault(dir, id, o, kept);
+                continue;
+              }
               switch (o.op) {
                 case 'append':
                   // A foreign edit may have left the file unreadable to the store: refused, nothing lost.
@@ -167,45 +174,18 @@ describe('page sidecar', () => {
                 }
                 case 'foreignAppend':
                   await appendFile(
-                    f,
+                    file(id),
                     records(o.steps, o.again ? 'b0-' : `f${prefix}`)
                       .map(line)
                       .join(''),
                   );
                   break;
-                case 'torn':
-                  await appendFile(f, line({ t: 'title', title: 'torn', at }).slice(0, 12));
-                  break;
-                case 'cut':
-                  truncateSync(f, Math.floor(statSync(f).size * o.at));
-                  break;
-                case 'editInPlace': {
-                  // Same length, same inode, one character of a text changed: only the mtime tells.
-                  const text = readFileSync(f, 'utf8');
-                  const i = text.lastIndexOf('"text":"');
-                  const p = i + '"text":"'.length;
-                  if (i < 0 || text[p] === '"' || text[p] === '\\') break;
+                case 'editInPlace':
+                  // Only the mtime tells: see editInPlace.
                   await store.close();
-                  const before = statSync(f).mtimeMs;
-                  writeFileSync(f, text.slice(0, p) + (text[p] === 'x' ? 'y' : 'x') + text.slice(p + 1));
-                  const t = new Date(before + 5_000);
-                  utimesSync(f, t, t);
+                  editInPlace(file(id), changeLastText);
                   store = new ConversationStore(dir);
                   await store.init();
-                  break;
-                }
-                case 'damageSidecar':
-                  await mkdir(path.join(dir, PAGES_DIR), { recursive: true });
-                  await writeFile(pageFileOf(dir, id), o.text.replace('"x"', JSON.stringify(id)));
-                  break;
-                case 'dropSidecar':
-                  await rm(pageFileOf(dir, id), { force: true });
-                  break;
-                case 'restoreSidecar':
-                  if (kept.has(id)) {
-                    const all = kept.get(id)!;
-                    await writeFile(pageFileOf(dir, id), all[o.pick % all.length]!);
-                  }
                   break;
               }
             }

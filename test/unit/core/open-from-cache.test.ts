@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
 import { createCore, type Core } from '../../../electron/core/create-core.js';
 import type { HostServices } from '../../../electron/core/host.js';
-import type { MessageRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 const host: HostServices = {
   kind: 'test',
@@ -21,16 +21,7 @@ const host: HostServices = {
 };
 const call = { clientId: 'test' };
 
-let n = 0;
-const msg = (text: string): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind: 'user',
-  role: 'user',
-  content: [{ type: 'text', text }],
-  text,
-  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
+const msg = userMessages();
 const line = (record: unknown): string => `${JSON.stringify(record)}\n`;
 
 let core: Core | undefined;

@@ -1,27 +1,14 @@
 // The recall index over a real conversation store on a temp folder: stemming, phrases, accents, ranking,
 // recency, incremental updates, persistence and corruption, and that deleted, edited-away, redacted,
 // temporary and "don't search this" text is never found, live or after a restart.
-import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../../electron/core/conversations/records.js';
+import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
-import { INDEX_DIR } from '../../../electron/core/recall/persist.js';
-import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
+import type { RecallIndex } from '../../../electron/core/recall/recall-index.js';
+import { assistant, recallFixture, user } from './recall-fixture.js';
 
-let dir: string;
-const open: { store: ConversationStore; index: RecallIndex }[] = [];
-beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-recall-'))));
-afterEach(async () => {
-  for (const { store, index } of open.splice(0)) {
-    await index.close();
-    await store.close();
-  }
-  await rm(dir, { recursive: true, force: true });
-});
-
-const indexDir = () => path.join(dir, 'conversations', INDEX_DIR);
+const { conversations, indexDir, start, restart, closedByTest } = recallFixture('mnemo-recall-');
 /** Every shard file of the index, joined (what is on disk). */
 async function onDisk(): Promise<string> {
   const names = await readdir(indexDir()).catch(() => [] as string[]);
@@ -36,38 +23,6 @@ async function spoilAll(spoil: (text: string) => string): Promise<void> {
     expect(spoil(text)).not.toBe(text);
     await writeFile(file, spoil(text));
   }
-}
-
-let n = 0;
-const user = (text: string, at?: string): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind: 'user',
-  role: 'user',
-  content: [{ type: 'text', text }],
-  text,
-  at: at ?? new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
-const assistant = (text: string): MessageRecord => ({
-  ...user(text),
-  kind: 'assistant',
-  role: 'assistant',
-  text: undefined,
-});
-
-async function start(): Promise<{ store: ConversationStore; index: RecallIndex }> {
-  const store = new ConversationStore(path.join(dir, 'conversations'));
-  const index = new RecallIndex(store, indexDir(), { batchMs: 5 });
-  open.push({ store, index });
-  await index.open();
-  return { store, index };
-}
-
-async function restart(s: { store: ConversationStore; index: RecallIndex }) {
-  await s.index.close();
-  await s.store.close();
-  open.splice(open.indexOf(s), 1);
-  return start();
 }
 
 const found = async (index: RecallIndex, q: string, o = {}) =>
@@ -180,7 +135,7 @@ describe('recall index', () => {
     await s.index.close();
     await s.store.append(a.meta.id, [user('cello lesson')]);
     await s.store.close();
-    open.splice(0);
+    closedByTest();
     s = await start();
     expect(await found(s.index, 'cello')).toHaveLength(1);
   });
@@ -190,7 +145,7 @@ describe('recall index', () => {
     const a = await s.store.create({ memory: true, records: [user('submarine sandwich')] });
     await s.index.save();
     // Deleted by another process (no index of ours saw it).
-    const other = new ConversationStore(path.join(dir, 'conversations'));
+    const other = new ConversationStore(conversations());
     await other.init();
     await other.delete(a.meta.id);
     await other.close();
@@ -263,7 +218,7 @@ describe('recall index', () => {
     await s.index.save();
     await s.index.close();
     await s.store.close();
-    open.splice(0);
+    closedByTest();
     await spoilAll(spoil);
     s = await start();
     expect(await found(s.index, 'harpsichord')).toHaveLength(1);
@@ -316,7 +271,7 @@ describe('recall index', () => {
     await s.index.save();
     await s.index.close();
     await s.store.close();
-    open.splice(0);
+    closedByTest();
     await spoilAll((t) => t.replace(/\[\["[^"]+","[^"]+"\]\]/, '[]'));
     s = await start();
     await s.store.delete(a.meta.id);

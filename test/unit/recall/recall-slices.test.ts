@@ -6,25 +6,16 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
 import { INDEX_DIR } from '../../../electron/core/recall/persist.js';
 import { RecallIndex, type RecallSource } from '../../../electron/core/recall/recall-index.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-recall-slices-'))));
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-let n = 0;
-const user = (text: string): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind: 'user',
-  role: 'user',
-  content: [{ type: 'text', text }],
-  text,
-  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
+const user = userMessages();
 
 /** The most documents the index took in between two turns of the event loop while `job` ran. */
 async function mostPerTurn(index: RecallIndex, job: () => Promise<unknown>): Promise<number> {

@@ -11,6 +11,7 @@ import { ConversationStore } from '../../../electron/core/conversations/store.js
 import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
 import { RECALL_RESULT_CHARS, RecallTools } from '../../../electron/core/recall/tools.js';
 import { recallCard, recallHits } from '../../../shared/projection/recall.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 let dir: string;
 let store: ConversationStore;
@@ -28,16 +29,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-let n = 0;
-const user = (text: string): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind: 'user',
-  role: 'user',
-  content: [{ type: 'text', text }],
-  text,
-  at: new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString(),
-});
+const user = userMessages(Date.UTC(2026, 10, 1));
 
 const search = (input: unknown, from = 'none') => tools.execute('conversation_search', input, from);
 

@@ -7,7 +7,6 @@ import { toast } from '../../../store/toast';
 import { useChat, type ChatItem } from '../../../store/chat';
 import { Card } from './card';
 
-type MemoryItem = Extract<ChatItem, { kind: 'memory' }>;
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 const verbs: Record<string, string> = {
@@ -72,7 +71,9 @@ export function MemoryToolCard({
 
 function ToolChangeDiff({ item, path }: { item: ToolItem; path: string }): ReactElement {
   const resolve = useChat((s) => s.resolveJournalId);
-  const [journalId, setJournalId] = useState<string | null | undefined>(item.journalId);
+  // Known from the stored result (or the live event); a record from before that is looked up.
+  const [looked, setJournalId] = useState<string | null | undefined>(undefined);
+  const journalId = item.journalId ?? looked;
   useEffect(() => {
     if (journalId !== undefined) return;
     let live = true;
@@ -87,41 +88,6 @@ function ToolChangeDiff({ item, path }: { item: ToolItem; path: string }): React
   if (journalId === undefined) return <Spinner label="Loading the change" />;
   if (journalId === null) return <p className="card-note">{item.result}</p>;
   return <MemoryDiff journalId={journalId} path={path} />;
-}
-
-export function MemoryCard({ item }: { item: MemoryItem }): ReactElement {
-  const revert = useChat((s) => s.revertMemory);
-  const [busy, setBusy] = useState(false);
-  const verb = verbs[item.command] ?? 'Changed';
-  const target = item.newPath ? `${item.path} → ${item.newPath}` : item.path;
-  const summary = `Memory · ${verb} ${target}`;
-  return (
-    <Card
-      icon="memory"
-      tone="memory"
-      label={summary}
-      summary={summary}
-      meta={item.reverted ? <span className="badge">Undone</span> : undefined}
-      actions={
-        item.journalId && !item.reverted ? (
-          <Button
-            size="sm"
-            variant="ghost"
-            icon="undo"
-            disabled={busy}
-            onClick={() => {
-              setBusy(true);
-              void revert(item.journalId!).finally(() => setBusy(false));
-            }}
-          >
-            Undo
-          </Button>
-        ) : undefined
-      }
-    >
-      {item.journalId ? <MemoryDiff journalId={item.journalId} path={item.path} /> : undefined}
-    </Card>
-  );
 }
 
 function MemoryDiff({ journalId, path }: { journalId: string; path: string }): ReactElement {
