@@ -291,7 +291,12 @@ export class ConversationStore extends StoreBase {
   }
 
   async rename(id: string, title: string): Promise<ConversationState> {
-    return this.append(id, [{ t: 'title', title: title.trim(), at: new Date().toISOString() }]);
+    const state = await this.append(id, [{ t: 'title', title: title.trim(), at: new Date().toISOString() }]);
+    // A title is the list's own fact, and a start lists from the summary cache before checking it against
+    // the files: saved there before the rename is acknowledged, so a crash right after it cannot show the
+    // old title. (The file holds the rename either way; a cache that cannot be saved costs only that.)
+    await this.book.save(true).catch(() => undefined);
+    return state;
   }
 
   /**
