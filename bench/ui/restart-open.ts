@@ -22,6 +22,13 @@ export interface RestartOpen {
   bytes: number;
 }
 
+/** Fresh servers per size: one open each, so the row is the median of these. */
+export const RESTARTS = 5;
+
+/** The open with the median time (its bytes with it). */
+export const medianOpen = (opens: RestartOpen[]): RestartOpen =>
+  [...opens].sort((a, b) => a.ms - b.ms)[Math.floor(opens.length / 2)]!;
+
 /** A session that opened the conversation and closed: what it saves of the folder is on disk. */
 async function earlierSession(fake: FakeAnthropic, dataDir: string, id: string, keepIndex: boolean) {
   const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'bench-key', HOME: dataDir };
