@@ -111,7 +111,7 @@ function bindCore(api: Api): () => void {
   const offs = [
     api.on('chat.event', batcher.push),
     api.on('conversations.changed', ({ conversations }) =>
-      useConversations.getState().setList(conversations),
+      useConversations.getState().changed(conversations),
     ),
     api.on('conversations.indexing', (progress) => useConversations.getState().setIndexing(progress)),
     api.on('settings.changed', (view) => useSettings.getState().setView(view)),

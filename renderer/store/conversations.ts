@@ -1,12 +1,14 @@
 // The conversations slice: the sidebar's list, search, and rename/delete (the backend deletes at once
 // and keeps the conversation in its trash for a while: the toast's Undo restores it).
 import { create } from 'zustand';
-import type { ConversationSummary } from '../../shared/channels/conversations';
+import { type ConversationSummary, firstListLimit } from '../../shared/channels/conversations';
 import { getApi, getApiIn } from '../api';
+import { whenIdle } from '../lib/idle';
 import { currentSpaceId } from '../transport/current-space';
 import { errorMessage } from '../lib/format';
 import { useChat } from './chat';
 import { toast } from './toast';
+import { onConversationOpened, windowHeight } from './transcripts';
 
 export interface SearchResult {
   id: string;
@@ -21,6 +23,11 @@ export interface SearchResult {
 interface ConversationsState {
   list: ConversationSummary[];
   loaded: boolean;
+  /**
+   * The list holds every conversation of the space. A window's first list holds what fills its sidebar,
+   * and the rest follows once the window is idle: until then, one missing from it may still exist.
+   */
+  complete: boolean;
   query: string;
   results: SearchResult[] | null;
   searching: boolean;
@@ -30,6 +37,8 @@ interface ConversationsState {
   hidden: ReadonlySet<string>;
   refresh(): Promise<void>;
   setList(list: ConversationSummary[]): void;
+  /** The whole list as the backend announced it (conversations.changed): newer than any list asked for. */
+  changed(list: ConversationSummary[]): void;
   setIndexing(progress: { indexed: number; total: number }): void;
   search(query: string): Promise<void>;
   rename(id: string, title: string): Promise<boolean>;
@@ -41,10 +50,13 @@ interface ConversationsState {
 
 const UNDO_MS = 6_000;
 let searchToken = 0;
+/** Moves on with each list asked for or announced: an answer to an older request is not shown. */
+let listToken = 0;
 
 export const useConversations = create<ConversationsState>()((set, get) => ({
   list: [],
   loaded: false,
+  complete: false,
   query: '',
   results: null,
   searching: false,
@@ -53,20 +65,34 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
 
   async refresh() {
     const space = currentSpaceId();
+    const token = ++listToken;
+    // The window switched space meanwhile (that list is not this space's), or a newer list came.
+    const stale = (): boolean => space !== currentSpaceId() || token !== listToken;
+    const api = getApi();
     try {
-      const res = await getApi()['conversations.list']({});
-      // The window switched space meanwhile: that list is not this space's.
-      if (space !== currentSpaceId()) return;
-      get().setList(res.conversations);
+      // What fills the sidebar first, however many conversations there are: a start waits for this list.
+      const first = await api['conversations.list']({ limit: firstListLimit(windowHeight()) });
+      if (stale()) return;
+      set({ list: byNewest(first.conversations), loaded: true, complete: first.more !== true });
+      if (first.more !== true) return;
+      await new Promise<void>((resolve) => whenIdle(resolve));
+      if (stale()) return;
+      const all = await api['conversations.list']({});
+      if (!stale()) get().setList(all.conversations);
     } catch (err) {
+      if (stale()) return;
       set({ loaded: true });
       toast(`Could not load conversations: ${errorMessage(err)}`, { tone: 'error' });
     }
   },
 
   setList(list) {
-    const sorted = [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-    set({ list: sorted, loaded: true });
+    set({ list: byNewest(list), loaded: true, complete: true });
+  },
+
+  changed(list) {
+    listToken++;
+    get().setList(list);
   },
 
   setIndexing(progress) {
@@ -147,7 +173,7 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
               // In the space it was deleted from, even if the window has switched since.
               const res = await getApiIn(space)['conversations.restore']({ id });
               if (space !== currentSpaceId()) return;
-              get().setList([...get().list.filter((c) => c.id !== id), res.conversation]);
+              set({ list: byNewest([...get().list.filter((c) => c.id !== id), res.conversation]) });
             } catch (err) {
               toast(`Could not undo the deletion: ${errorMessage(err)}`, { tone: 'error' });
             }
@@ -166,6 +192,17 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
     }
   },
 }));
+
+// Opened before the rest of the list came (from a search, or the one a restart reopens): the header and
+// the recall cards find it meanwhile. The whole list replaces this one when it comes.
+onConversationOpened((summary) => {
+  const { list, complete } = useConversations.getState();
+  if (!complete && !list.some((c) => c.id === summary.id))
+    useConversations.setState({ list: byNewest([...list, summary]) });
+});
+
+const byNewest = (list: ConversationSummary[]): ConversationSummary[] =>
+  [...list].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 
 /** Save text as a file through the browser's download (works in Electron's window too). */
 export function downloadText(fileName: string, text: string, mime: string): void {

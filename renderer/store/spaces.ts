@@ -124,6 +124,7 @@ export async function switchSpace(id: string, options: { conversationId?: string
     useConversations.setState({
       list: [],
       loaded: false,
+      complete: false,
       query: '',
       results: null,
       searching: false,

@@ -3,7 +3,7 @@
 // calls), so the page a window opens with crosses the wire once, not once per slice.
 // Depends on nothing but the Api, so any slice can use it without an import cycle.
 import type { RunStatus } from '../../shared/channels/chat';
-import type { TranscriptItem } from '../../shared/channels/conversations';
+import type { ConversationSummary, TranscriptItem } from '../../shared/channels/conversations';
 import { getApi } from '../api';
 
 type Listener = (conversationId: string, loaded: Promise<LoadedTranscript>) => void;
@@ -14,6 +14,13 @@ const listeners = new Set<Listener>();
 export function onTranscriptLoad(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+const opened = new Set<(summary: ConversationSummary) => void>();
+
+/** Be told of the summary of every conversation opened (the sidebar's list may not have it yet). */
+export function onConversationOpened(listener: (summary: ConversationSummary) => void): void {
+  opened.add(listener);
 }
 
 type Runs = readonly { runId: string; status: RunStatus; seq: number }[];
@@ -33,7 +40,7 @@ export interface LoadedTranscript {
 /** The least an item is tall (one line of text with its padding), in px. */
 const ITEM_MIN_PX = 40;
 
-const windowHeight = (): number => (typeof window === 'undefined' ? 800 : window.innerHeight || 800);
+export const windowHeight = (): number => (typeof window === 'undefined' ? 800 : window.innerHeight || 800);
 
 /**
  * How many items an open asks for: enough to fill this window were every item one line, and no more. The
@@ -57,12 +64,15 @@ export function loadTranscript(
 ): Promise<LoadedTranscript> {
   const req = { id: conversationId, limit: page.limit, ...(page.around ? { around: page.around } : {}) };
   const get = getApi()['conversations.get'];
-  const loaded = get(req).then((res) => ({
-    items: res.items,
-    older: res.older ?? null,
-    newer: res.newer ?? null,
-    runs: res.runs ?? [],
-  }));
+  const loaded = get(req).then((res) => {
+    for (const listener of opened) listener(res.conversation);
+    return {
+      items: res.items,
+      older: res.older ?? null,
+      newer: res.newer ?? null,
+      runs: res.runs ?? [],
+    };
+  });
   // The last page saves the Activity tab its own load; a page around a message only if it reaches the end.
   const announce = (page: Promise<LoadedTranscript>): void => {
     for (const listener of listeners) listener(conversationId, page);

@@ -29,6 +29,13 @@ export type TranscriptItem = z.infer<typeof transcriptItem>;
  */
 export const pageLimit = z.number().int().min(1).max(500);
 
+/** The least height of a row of the sidebar's list: a window's first list asks for what fills its height. */
+export const LIST_ROW_MIN_PX = 32;
+
+/** How many conversations a first list of a window `heightPx` tall asks for (pageLimit's bounds). */
+export const firstListLimit = (heightPx: number): number =>
+  Math.min(500, Math.max(20, Math.ceil(heightPx / LIST_ROW_MIN_PX)));
+
 /** Where a page ends: ask for `before: older` or `from: newer` to go on; null at either end. */
 const pageCursors = {
   older: z.string().nullable().optional(),
@@ -39,7 +46,14 @@ const pageCursors = {
 const liveRuns = z.array(z.object({ runId: id, status: runStatus, seq: z.number().int().min(0) })).optional();
 
 export const conversationsInvoke = {
-  'conversations.list': { req: z.object({}), res: z.object({ conversations: z.array(conversationSummary) }) },
+  /**
+   * The space's conversations, newest first. With `limit`, the first `limit` of them and whether more
+   * follow (a window's first list: what fills its sidebar, however many there are); without, all.
+   */
+  'conversations.list': {
+    req: z.object({ limit: pageLimit.optional() }),
+    res: z.object({ conversations: z.array(conversationSummary), more: z.boolean().optional() }),
+  },
   /**
    * Opens a conversation. With `limit`, one page: its last turns (at least `limit` items), or with `around`
    * the turns around that message (or tool call), which the window scrolls into view; without, every item.

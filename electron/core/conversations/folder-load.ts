@@ -38,7 +38,7 @@ import {
   sameStamp,
   stampOf,
 } from './summary-cache.js';
-import { type CacheRead, idsKey, readCacheHead, vouchFolder } from './summary-read.js';
+import { type CacheRead, readCacheHead, vouchFolder } from './summary-read.js';
 
 export { type FolderStamp, unchangedSince } from './folder-stamp.js';
 
@@ -79,13 +79,17 @@ const LOAD_BATCH = 16;
 
 /** A folder's conversation ids (from its listing) and what the summary cache says of them. */
 export interface Listing {
-  ids: string[];
+  /** Read from the cache's list on first use when `vouched` (the first list needs none of them). */
+  readonly ids: string[];
   /** The folder's stat just before its names were read (null if it could not be taken). */
   stamp: FolderStamp | null;
   /** The cached heads (parsed on first use). */
   readonly cache: Map<string, CachedHead>;
-  /** The list as the cache saved it (what a first list shows before any head is parsed), if it has one. */
-  list: ConversationSummary[] | null;
+  /**
+   * The list as the cache saved it (what a first list shows before any head is parsed), if it has one;
+   * parsed on first use (`read.first` gives its first rows alone).
+   */
+  readonly list: ConversationSummary[] | null;
   /**
    * How the ids were found: the folder's names read, or (`vouched`) the cache's list, which the
    * folder's stat says names its files still (a start's check vouched for it: vouchListing).
@@ -124,22 +128,25 @@ export async function prefetchFolder(dir: string): Promise<Listing> {
 /**
  * The cache's list as the listing, without reading the folder's names, when its folder stamp is the
  * folder's stat now (no name came or left since a check found the list naming exactly the files) and
- * the list is still the one vouched for. A file changed in place since is found by the check's stats.
+ * the list part holds the very bytes vouched for (so it parses, and names only valid ids: the check
+ * parsed it then). A file changed in place since is found by the check's stats. Nothing is parsed here.
  */
 function vouched(read: CacheRead, now: FolderStamp | null): Listing | null {
   const saved = read.folder;
-  if (!saved || !now || !read.list || !sameFolder(saved.stamp, now) || !settledWhenTaken(saved.stamp))
-    return null;
-  if (idsKey(read.list) !== saved.ids) return null;
-  const ids = read.list.map((s) => s.id);
-  if (!ids.every((id) => ID.test(id))) return null;
+  if (!saved || !now || !sameFolder(saved.stamp, now) || !settledWhenTaken(saved.stamp)) return null;
+  if (read.key() !== saved.key) return null;
+  let ids: string[] | undefined;
   return {
-    ids,
+    get ids() {
+      return (ids ??= (read.list ?? []).map((s) => s.id).filter((id) => ID.test(id)));
+    },
     stamp: saved.stamp,
     get cache() {
       return read.heads();
     },
-    list: read.list,
+    get list() {
+      return read.list;
+    },
     from: 'vouched',
     redactLeftovers: [],
     clean: true,
@@ -172,7 +179,9 @@ async function listing(
     get cache() {
       return read.heads();
     },
-    list: read.list,
+    get list() {
+      return read.list;
+    },
     from: 'names',
     redactLeftovers,
     clean: clean && redactLeftovers.length === 0,

@@ -158,12 +158,20 @@ export class StoreBase {
       this.apply(folder);
       // The cache described the folder exactly: the next start may take its list for the names.
       vouchListing(this.dir, l, folder);
+      // A cache written before its list had a row per line: written again, so the next start's first
+      // list parses only its first rows.
+      if (l.list && !l.read.cuttable()) this.book.changed();
     });
     this.listed = listing.then((l) => {
       this.listedAt = l.stamp;
       if (!covers(l)) return this.loaded!;
       // The saved list now, the heads once anything else needs them (the check, right after the list).
-      if (l.list) this.book.loadLater(l.from === 'vouched' ? null : l.ids, () => l.cache, l.list);
+      // A vouched listing's list is the very one a check parsed: it is parsed here only when needed.
+      if (l.from === 'vouched' || l.list)
+        this.book.loadLater(l.from === 'vouched' ? null : l.ids, () => l.cache, {
+          all: () => l.list ?? [],
+          first: (n) => l.read.first(n),
+        });
       else {
         // In the cache's order, which is the list's (saved newest first): its sort has nothing to do.
         const named = new Set(l.ids);
@@ -315,6 +323,18 @@ export class StoreBase {
       .heads()
       .map(summaryOf)
       .sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
+  }
+
+  /**
+   * The list's first `limit` conversations and whether more follow (a window's first list: what fills its
+   * sidebar). Right after a start, from the cache's first rows alone: the rest is not even parsed.
+   */
+  firstPage(limit: number): { conversations: ConversationSummary[]; more: boolean } {
+    if (this.early && !this.checking) setImmediate(this.cue);
+    const first = this.book.savedFirst(limit);
+    if (first) return { conversations: first.list, more: first.more };
+    const list = this.list();
+    return { conversations: list.slice(0, limit), more: list.length > limit };
   }
 
   /** Every conversation's head, open or not (the recall index, recent_conversations). */

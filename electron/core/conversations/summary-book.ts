@@ -11,6 +11,13 @@ import { type ConversationHead, headOf, summaryOf } from './heads.js';
 import type { Tail } from './folder-load.js';
 import type { ConversationState } from './state.js';
 import { type CachedHead, type FileStamp, sameStamp, stampOf, writeCache } from './summary-cache.js';
+import type { FirstRows } from './summary-read.js';
+
+/** The list a start read from the cache: parsed when first needed, its first rows alone if that is all. */
+export interface SavedList {
+  all(): ConversationSummary[];
+  first(n: number): FirstRows | null;
+}
 
 const SAVE_MS = 2_000;
 
@@ -78,27 +85,46 @@ export class SummaryBook {
 
   /**
    * The heads a start found, taken when first needed: until then the book answers `has` from `ids` and
-   * the list with `list` (the cache's, newest first), which is all a start's first list needs. `ids` is
+   * the list with `saved` (the cache's, newest first), which is all a start's first list needs. `ids` is
    * null when the list names exactly the folder's files (a listing the folder's stamp vouched for): then
-   * nothing is left out of it, and the set of its ids is made only if something asks.
+   * nothing is left out of it, its first rows can be shown alone, and the set of its ids is made only if
+   * something asks.
    */
-  loadLater(
-    ids: Iterable<string> | null,
-    heads: () => Map<string, CachedHead>,
-    list: ConversationSummary[],
-  ): void {
+  loadLater(ids: Iterable<string> | null, heads: () => Map<string, CachedHead>, saved: SavedList): void {
     this.settle();
     const named = ids && new Set(ids);
-    this.later = { ids: named, heads, list: named ? list.filter((s) => named.has(s.id)) : list };
+    this.later = named
+      ? {
+          ids: named,
+          heads,
+          saved: { all: () => saved.all().filter((s) => named.has(s.id)), first: () => null },
+        }
+      : { ids: null, heads, saved };
   }
 
   private named(later: NonNullable<SummaryBook['later']>): Set<string> {
-    return (later.ids ??= new Set(later.list.map((s) => s.id)));
+    return (later.ids ??= new Set(this.listOf(later).map((s) => s.id)));
+  }
+
+  private listOf(later: NonNullable<SummaryBook['later']>): ConversationSummary[] {
+    return (later.list ??= later.saved.all());
   }
 
   /** The list as the cache saved it, while no head was needed yet (a start's first list); else undefined. */
   savedList(): ConversationSummary[] | undefined {
-    return this.later?.list;
+    return this.later ? this.listOf(this.later) : undefined;
+  }
+
+  /** savedList's first `n` rows, and whether more follow, parsing no more of it than that if it can. */
+  savedFirst(n: number): FirstRows | undefined {
+    const later = this.later;
+    if (!later) return undefined;
+    if (!later.list) {
+      const first = later.saved.first(n);
+      if (first) return first;
+    }
+    const list = this.listOf(later);
+    return { list: list.slice(0, n), more: list.length > n };
   }
 
   /** Conversations the saved list showed otherwise than their heads (a hand-edited cache): to announce. */
@@ -121,7 +147,8 @@ export class SummaryBook {
   private later: {
     ids: Set<string> | null;
     heads: () => Map<string, CachedHead>;
-    list: ConversationSummary[];
+    saved: SavedList;
+    list?: ConversationSummary[];
   } | null = null;
 
   private readonly differs: string[] = [];
@@ -129,7 +156,8 @@ export class SummaryBook {
   private settle(): void {
     if (!this.later) return;
     const ids = this.named(this.later);
-    const { heads, list } = this.later;
+    const list = this.listOf(this.later);
+    const { heads } = this.later;
     this.later = null;
     const shown = new Map(list.map((s) => [s.id, s]));
     for (const [id, entry] of heads()) {

@@ -111,7 +111,8 @@ function fromRow(x: unknown): CachedHead | null {
 //    "list":[...n bytes...],"heads":[...]}
 // The list holds arrays of strings, numbers and booleans, where a key never appears and a '"' inside a
 // string is always escaped, so the first `,"heads":` after it is where it ends even when a hand edit
-// made listBytes wrong. Its items are arrays too (ListRow), which parse in half the time objects did.
+// made listBytes wrong. Its items are arrays too (ListRow), which parse in half the time objects did, one
+// per line (listText).
 export const HEAD = `{"v":${VERSION},"listBytes":`;
 export const LIST_BYTES_W = 12;
 export const FOLDER_KEY = ',"folder":';
@@ -152,6 +153,14 @@ const toListRow = (s: ConversationSummary): ListRow => [
   s.messageCount,
   s.noSearch ? 1 : 0,
 ];
+
+/**
+ * The list part: a JSON array with each row on a line of its own (a newline before each), so the first
+ * rows can be cut from it at the nth newline and parsed alone (summary-read.ts's `first`): a window's first
+ * list of a thousand conversations needs the dozens that fill its sidebar. JSON.stringify escapes every
+ * newline inside a string, so each one in the part is a row's start.
+ */
+const listText = (rows: ListRow[]): string => `[${rows.map((row) => `\n${JSON.stringify(row)}`).join(',')}]`;
 
 /** A saved list item as summaryOf made it, checked field by field (the file may be hand-edited). */
 export function fromListRow(x: unknown): ConversationSummary | null {
@@ -195,7 +204,7 @@ export function parseRows(parse: () => unknown): Map<string, CachedHead> {
 export async function writeCache(dir: string, heads: Iterable<CachedHead>, durable = false): Promise<void> {
   // Newest first, as the list shows them: the start that reads them back then sorts a sorted list.
   const sorted = [...heads].sort((a, b) => byNewest(a.head.updatedAt, b.head.updatedAt));
-  const list = JSON.stringify(sorted.map((c) => toListRow(summaryOf(c.head))));
+  const list = listText(sorted.map((c) => toListRow(summaryOf(c.head))));
   const text = `${headerOf(Buffer.byteLength(list))}${list}${HEADS_KEY}${JSON.stringify(sorted.map(toRow))}}`;
   const file = path.join(dir, CACHE_FILE);
   const tmp = `${file}.${process.pid}.tmp`;

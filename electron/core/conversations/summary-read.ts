@@ -1,6 +1,7 @@
 // Reading the summary cache (summary-cache.ts) at start: its head and list parts only (a start's first
 // list needs nothing else), the heads once something needs them, and the folder's stamp that a start's
 // check vouched for, with which the next start need not read the folder's names (folder-load.ts).
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { ConversationSummary } from '../../../shared/channels/conversations.js';
@@ -22,39 +23,63 @@ import {
   parseRows,
 } from './summary-cache.js';
 
-/** What the cache says of its folder: its stat when the list named exactly its files, and those ids. */
+/** What the cache says of its folder: its stat when the list named exactly its files, and that list's key. */
 export interface SavedFolder {
   stamp: FolderStamp;
-  /** idsKey of the list then: a list edited in place since names other files. */
-  ids: string;
+  /** The list part's key then (CacheRead.key): a list edited in place since may name other files. */
+  key: string;
+}
+
+/** A list's first rows and whether more follow. */
+export interface FirstRows {
+  list: ConversationSummary[];
+  more: boolean;
 }
 
 /**
- * What a read of the cache gives: the list as saved (newest first, absent in a cache from before it held
- * one), at once, and the heads by id, parsed on first use (a start's first list needs only the list).
+ * What a read of the cache gives, each part parsed on first use: the list as saved (newest first, absent
+ * in a cache from before it held one, or not valid), its first rows alone (a window's first list needs
+ * only what fills its sidebar), and the heads by id (nothing before a start's check needs them).
  */
 export interface CacheRead {
-  list: ConversationSummary[] | null;
+  readonly list: ConversationSummary[] | null;
+  /**
+   * The list's first `n` rows, parsed without the rest; null when the part cannot be cut there (written
+   * before each row had a line of its own, or edited by hand): then `list`.
+   */
+  first(n: number): FirstRows | null;
+  /** The list has a row per line, so `first` can cut it (false without a list, or one written before). */
+  cuttable(): boolean;
+  /** The heads; none when the list is not valid (the cache is then not ours to trust). */
   heads(): Map<string, CachedHead>;
   folder: SavedFolder | null;
+  /** The list part's length and a hash of its bytes, what a vouch is written with; null without a list. */
+  key(): string | null;
   /** The bytes of the head and list parts as read: a vouch writes only into a file that begins with them. */
   prefix: Buffer | null;
 }
 
-const NONE: CacheRead = { list: null, heads: () => new Map(), folder: null, prefix: null };
+const NONE: CacheRead = {
+  list: null,
+  first: () => null,
+  cuttable: () => false,
+  heads: () => new Map(),
+  folder: null,
+  key: () => null,
+  prefix: null,
+};
 
 /** One read takes the head and list parts of a cache of about 1,300 conversations. */
 const FIRST_READ = 128 * 1024;
 
-/** The list's ids as the folder stamp names them: their count and a hash (FNV-1a) of them in order. */
-export function idsKey(list: readonly ConversationSummary[]): string {
-  let h = 0x811c9dc5;
-  for (const { id } of list) {
-    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
-    h = Math.imul(h ^ 10, 0x01000193);
-  }
-  return `${list.length}/${(h >>> 0).toString(16)}`;
-}
+/**
+ * The list part's bytes as the folder stamp names them: their length and a hash. Of the bytes, not of the
+ * parsed ids: a start that finds the key unchanged takes the list for the folder's names without parsing
+ * it (a native hash of a thousand rows takes a sixth of their parse), and the first list parses only its
+ * first rows.
+ */
+const listKey = (part: Buffer): string =>
+  `${part.length}/${createHash('sha256').update(part).digest('hex').slice(0, 24)}`;
 
 /**
  * The cache as read now, whole; nothing when there is none or it cannot be used. Synchronous: a few
@@ -145,29 +170,76 @@ function parse(data: Buffer, whole: boolean, dir: string): CacheRead | null {
     at = data.indexOf(HEADS_KEY, LIST_AT);
     if (at < 0) return NONE;
   }
-  let rows: unknown;
-  try {
-    rows = JSON.parse(data.toString('utf8', LIST_AT, at));
-  } catch {
-    return NONE;
-  }
-  if (!Array.isArray(rows)) return NONE;
-  const list: ConversationSummary[] = [];
-  for (const row of rows as unknown[]) {
-    const summary = fromListRow(row);
-    if (!summary) return NONE;
-    list.push(summary);
-  }
+  const part = data.subarray(LIST_AT, at);
+  let list: ConversationSummary[] | null | undefined;
+  const all = (): ConversationSummary[] | null => (list === undefined ? (list = listOf(part)) : list);
   let heads: Map<string, CachedHead> | undefined;
   const from = at + HEADS_KEY.length;
   // Read later, the file as it is then: if another process saved it since, its heads are newer, and each
   // is checked against its file's stat all the same.
   const rest = (): Map<string, CachedHead> =>
-    (heads ??= whole
-      ? parseRows(() => JSON.parse(data.toString('utf8', from, data.length - 1)))
-      : readCache(dir).heads());
+    (heads ??= !all()
+      ? new Map()
+      : whole
+        ? parseRows(() => JSON.parse(data.toString('utf8', from, data.length - 1)))
+        : readCache(dir).heads());
+  let key: string | undefined;
   const folder = exact ? savedFolder(data.toString('latin1', FOLDER_AT, FOLDER_AT + FOLDER_W)) : null;
-  return { list, heads: rest, folder, prefix: exact ? data.subarray(0, from) : null };
+  return {
+    get list() {
+      return all();
+    },
+    first: (n) => {
+      if (list !== undefined) return list && { list: list.slice(0, n), more: list.length > n };
+      const cut = rowsEnd(part, n);
+      if (cut === null) return null;
+      // Every row: parsed as the whole list it is.
+      if (cut === part.length) return all() && { list: all()!, more: false };
+      const rows = listOf(Buffer.concat([part.subarray(0, cut), CLOSE]));
+      return rows && { list: rows, more: true };
+    },
+    cuttable: () => rowsEnd(part, 1) !== null,
+    heads: rest,
+    folder,
+    key: () => (key ??= listKey(part)),
+    prefix: exact ? data.subarray(0, from) : null,
+  };
+}
+
+const NEWLINE = 0x0a;
+const CLOSE = Buffer.from(']');
+
+/**
+ * Where the list part's first `n` rows end (before the comma that follows the last of them), its length
+ * when it has no more than `n`; null when its rows are not one per line (summary-cache.ts's listText).
+ */
+function rowsEnd(part: Buffer, n: number): number | null {
+  if (part.length === 2 && part.toString('latin1') === '[]') return part.length;
+  if (part[0] !== '['.charCodeAt(0) || part[1] !== NEWLINE) return null;
+  let at = 1;
+  for (let i = 0; i < n; i++) {
+    at = part.indexOf(NEWLINE, at + 1);
+    if (at < 0) return part.length;
+  }
+  return part[at - 1] === ','.charCodeAt(0) ? at - 1 : null;
+}
+
+/** A list part parsed, each row checked (the file may be hand-edited); null when any is not valid. */
+function listOf(part: Buffer): ConversationSummary[] | null {
+  let rows: unknown;
+  try {
+    rows = JSON.parse(part.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(rows)) return null;
+  const list: ConversationSummary[] = [];
+  for (const row of rows as unknown[]) {
+    const summary = fromListRow(row);
+    if (!summary) return null;
+    list.push(summary);
+  }
+  return list;
 }
 
 function savedFolder(field: string): SavedFolder | null {
@@ -180,7 +252,7 @@ function savedFolder(field: string): SavedFolder | null {
   if (typeof text !== 'string') return null;
   const [stamp, count, hash] = text.split('/');
   const parsed = stampFromText(stamp ?? '');
-  return parsed && count && hash ? { stamp: parsed, ids: `${count}/${hash}` } : null;
+  return parsed && count && hash ? { stamp: parsed, key: `${count}/${hash}` } : null;
 }
 
 // A cache written before it held the list (version 1): its heads, all of them now.
@@ -198,7 +270,8 @@ function legacy(data: Buffer): CacheRead {
  */
 export function vouchFolder(dir: string, read: CacheRead, stamp: FolderStamp): boolean {
   const { prefix, list } = read;
-  const field = list && folderField(`${stampText(stamp)}/${idsKey(list)}`);
+  const key = list && read.key();
+  const field = key && folderField(`${stampText(stamp)}/${key}`);
   if (!prefix || !field) return false;
   let fd: number;
   try {

@@ -31,7 +31,7 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
     return agent.store;
   };
   return {
-    'conversations.list': async () => {
+    'conversations.list': async (req) => {
       const agent = getAgent(ctx);
       const s = agent.store;
       // Conversations another process started (a CLI run) are in the list too, and their changes keep
@@ -40,10 +40,9 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       // the same way.
       await s.discover();
       s.watchFolder((id) => agent.forget(id));
-      const list = s.list();
       // A window is showing the list: load the recall index soon, off the path of its first requests.
       agent.recall.warm();
-      return { conversations: list };
+      return req.limit === undefined ? { conversations: s.list() } : s.firstPage(req.limit);
     },
     'conversations.get': async (req) => {
       const s = await store();

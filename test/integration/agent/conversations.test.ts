@@ -45,6 +45,15 @@ describe('conversations', () => {
     const list = (await h.core.handlers['conversations.list']({}, call)).conversations;
     expect(list.map((c) => c.id)).toEqual([other.conversationId, created.conversation.id]);
     expect(list[1]!.messageCount).toBe(2);
+    // A window's first list: what fills its sidebar, and whether more follow.
+    expect(await h.core.handlers['conversations.list']({ limit: 1 }, call)).toEqual({
+      conversations: list.slice(0, 1),
+      more: true,
+    });
+    expect(await h.core.handlers['conversations.list']({ limit: 2 }, call)).toEqual({
+      conversations: list,
+      more: false,
+    });
     expect(changes.length).toBeGreaterThan(0);
 
     const renamed = await h.core.handlers['conversations.rename'](

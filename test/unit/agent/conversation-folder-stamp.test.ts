@@ -2,6 +2,7 @@
 // check wrote into the cache is the folder's stat now (no name came or went). What another process did
 // while the app was closed must still show: a file appended to or edited in place (the folder unchanged)
 // is found by the check's stat, and a file added or removed changes the folder, so the names are read.
+// And a window's first list: the newest conversations, parsed from the first rows of the cache's list.
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFolder } from '../../../electron/core/conversations/folder-load.js';
 import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
-import { CACHE_FILE } from '../../../electron/core/conversations/summary-cache.js';
+import {
+  CACHE_FILE,
+  HEADS_KEY,
+  LIST_AT,
+  headerOf,
+} from '../../../electron/core/conversations/summary-cache.js';
+import { readCacheHead } from '../../../electron/core/conversations/summary-read.js';
 import { userMessages } from '../../fixtures/user-messages.js';
 
 let dir: string;
@@ -27,14 +34,20 @@ function ageFolder(): void {
   utimesSync(dir, past, past);
 }
 
-/** Three conversations, then a start whose check vouches for the cache (the folder is old enough). */
-async function vouchedFolder(): Promise<string[]> {
+/** Three conversations, One the oldest; their ids. */
+async function threeConversations(): Promise<string[]> {
   const store = new ConversationStore(dir);
   await store.init();
   const ids: string[] = [];
   for (const title of ['One', 'Two', 'Three'])
     ids.push((await store.create({ memory: true, title, records: [msg(title)] })).meta.id);
   await store.close();
+  return ids;
+}
+
+/** Three conversations, then a start whose check vouches for the cache (the folder is old enough). */
+async function vouchedFolder(): Promise<string[]> {
+  const ids = await threeConversations();
   ageFolder();
   expect((await listFolder(dir)).from).toBe('names');
   const check = new ConversationStore(dir);
@@ -141,5 +154,72 @@ describe('a start from the folder stamp in the summary cache', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("a window's first list", () => {
+  it('is the newest conversations, from the first rows of the list alone', async () => {
+    const [one] = await vouchedFolder();
+    const store = await started();
+    try {
+      expect(store.firstPage(2)).toEqual({ conversations: store.list().slice(0, 2), more: true });
+      expect(store.firstPage(2).conversations.map((s) => s.title)).toEqual(['Three', 'Two']);
+      expect(store.firstPage(3)).toEqual({ conversations: store.list(), more: false });
+    } finally {
+      await store.close();
+    }
+    // The oldest row made invalid (same length, so the part's bounds hold): the first two still parse,
+    // the whole list does not. The first rows are cut from the part without parsing the rest.
+    const cache = path.join(dir, CACHE_FILE);
+    const text = readFileSync(cache, 'utf8');
+    writeFileSync(cache, text.replace(`["${one}","One",`, `["${one}",12345,`));
+    const read = readCacheHead(dir);
+    expect(read.first(2)?.list.map((s) => s.title)).toEqual(['Three', 'Two']);
+    expect(read.first(2)?.more).toBe(true);
+    expect(read.list).toBeNull();
+  });
+
+  it('right after a start is the same whatever the list was vouched for or not', async () => {
+    await threeConversations();
+    const again = new ConversationStore(dir);
+    try {
+      await again.ready();
+      expect(again.firstPage(1).conversations.map((s) => s.title)).toEqual(['Three']);
+      expect(again.firstPage(1).more).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a cache whose list is on one line (written by an earlier version) is written again, a row per line', async () => {
+    await threeConversations();
+    const cache = path.join(dir, CACHE_FILE);
+    const text = readFileSync(cache, 'utf8');
+    const end = text.indexOf(HEADS_KEY, LIST_AT);
+    const oneLine = text.slice(LIST_AT, end).replaceAll('\n', '');
+    writeFileSync(cache, `${headerOf(oneLine.length)}${oneLine}${text.slice(end)}`);
+    expect(readCacheHead(dir).first(1)).toBeNull();
+    const again = await started();
+    try {
+      expect(again.firstPage(2).conversations.map((s) => s.title)).toEqual(['Three', 'Two']);
+      expect(again.stats.replayed).toBe(0);
+    } finally {
+      await again.close();
+    }
+    expect(
+      readCacheHead(dir)
+        .first(1)
+        ?.list.map((s) => s.title),
+    ).toEqual(['Three']);
+  });
+
+  it('a title edited in place since the list was vouched for makes the start read the names', async () => {
+    await vouchedFolder();
+    const cache = path.join(dir, CACHE_FILE);
+    const text = readFileSync(cache, 'utf8');
+    const edited = text.replace('"Two"', '"Owt"');
+    expect(edited.length).toBe(text.length);
+    writeFileSync(cache, edited);
+    expect((await listFolder(dir)).from).toBe('names');
   });
 });

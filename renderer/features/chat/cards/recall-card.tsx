@@ -14,12 +14,12 @@ type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 export function RecallToolCard({ item, card }: { item: ToolItem; card: RecallFacts }): ReactElement {
   const open = useChat((s) => s.open);
-  // A hit's conversation deleted since the search (no longer in the space's list; a list not read yet
-  // counts all as there): shown as deleted, not as a link that would empty the window for an error.
+  // A hit's conversation deleted since the search (no longer in the space's list; a list not read whole
+  // yet counts all as there): shown as deleted, not as a link that would empty the window for an error.
   const list = useConversations((s) => s.list);
   const hidden = useConversations((s) => s.hidden);
-  const loaded = useConversations((s) => s.loaded);
-  const gone = (id: string): boolean => loaded && (hidden.has(id) || !list.some((c) => c.id === id));
+  const complete = useConversations((s) => s.complete);
+  const gone = (id: string): boolean => hidden.has(id) || (complete && !list.some((c) => c.id === id));
   const running = item.result === null;
   return (
     <Card
