@@ -6,8 +6,16 @@ import path from 'node:path';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, send } from './harness.js';
 
-/** `turns` questions after a first one, every `every`-th filing a memory; the first question pinned. */
-export async function longChat(h: Harness, turns: number, every: number): Promise<string> {
+/**
+ * `turns` questions after a first one, every `every`-th filing a memory; the first question pinned unless
+ * `pin` is false (a test of paging alone, where a pin's record would be one more thing in the file).
+ */
+export async function longChat(
+  h: Harness,
+  turns: number,
+  every: number,
+  { pin = true }: { pin?: boolean } = {},
+): Promise<string> {
   h.fake.enqueue(text('Hello there.'));
   const { res } = await send(h, 'Start');
   const id = res.conversationId;
@@ -23,6 +31,7 @@ export async function longChat(h: Harness, turns: number, every: number): Promis
     } else h.fake.enqueue(text(`Reply ${i}.`));
     await send(h, `Ask ${i}`, id);
   }
+  if (!pin) return id;
   const { items } = await h.core.handlers['conversations.get']({ id }, call);
   const first = items.find((i) => i.kind === 'user')!;
   await h.core.handlers['chat.pin']({ conversationId: id, messageId: first.id, pinned: true }, call);

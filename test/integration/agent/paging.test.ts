@@ -9,7 +9,7 @@ import type { TranscriptItem } from '../../../shared/channels/conversations.js';
 import { type Paged, mergePage } from '../../../shared/projection/page-merge.js';
 import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { getAgent } from '../../../electron/core/agent/index.js';
-import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
+import { text } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, send, startHarness } from './harness.js';
 import { garbleHead, longChat } from './long-chat.js';
 
@@ -46,34 +46,20 @@ const all = async (harness: Harness, id: string): Promise<TranscriptItem[]> =>
 describe('conversation pages', () => {
   it('from the end and around a message, live and after a kill mid-write, are the whole transcript', async () => {
     h = await startHarness();
-    h.fake.enqueue(text('Hello there.'));
-    const { res } = await send(h, 'Start');
-    const id = res.conversationId;
-    for (let i = 0; i < 12; i++) {
-      if (i % 3 === 0) {
-        h.fake.enqueue(
-          toolUse({
-            name: 'memory',
-            input: { command: 'create', path: `/memories/n${i}.md`, file_text: `n${i}\n` },
-          }),
-          text(`Noted ${i}.`),
-        );
-      } else h.fake.enqueue(text(`Answer ${i}.`));
-      await send(h, `Question ${i}`, id);
-    }
+    const id = await longChat(h, 12, 3, { pin: false });
     const full = await all(h, id);
     expect(full.filter((i) => i.kind === 'user')).toHaveLength(13);
 
     const opened = await h.core.handlers['conversations.get']({ id, limit: 4 }, call);
     // The last turns only: the newest question and its answer, not the start.
-    expect(opened.items.map((i) => (i as { text?: string }).text)).toContain('Answer 11.');
+    expect(opened.items.map((i) => (i as { text?: string }).text)).toContain('Reply 11.');
     expect(opened.items.some((i) => (i as { text?: string }).text === 'Start')).toBe(false);
     expect(opened.newer).toBeNull();
     expect(opened.runs).toEqual([]);
 
     for (const limit of [1, 3, 50]) expect(await walk(h, id, limit)).toEqual(full);
     // Opened at a message (a search result): the page around it has it, the rest comes on scrolling.
-    const hit = (await h.core.handlers['conversations.search']({ query: 'Question 4' }, call)).results[0]!;
+    const hit = (await h.core.handlers['conversations.search']({ query: 'Ask 4' }, call)).results[0]!;
     const around = await h.core.handlers['conversations.get']({ id, limit: 3, around: hit.messageId! }, call);
     expect(around.items.map((i) => i.id)).toContain(hit.messageId);
     expect(around.older).not.toBeNull();

@@ -10,6 +10,7 @@ import { ConversationStore } from '../../../electron/core/conversations/store.js
 import { INDEX_DIR } from '../../../electron/core/recall/persist.js';
 import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
 import { messageText } from '../../../electron/core/recall/text.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const worker = path.join(root, 'dist/test/integration/agent/recall-crash-worker.js');
@@ -19,23 +20,9 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mnemo-recall-crash-'));
   const store = new ConversationStore(dir);
   await store.init();
-  for (let c = 0; c < 40; c++) {
-    const text = `seed${c} some words to index`;
-    await store.create({
-      memory: true,
-      records: [
-        {
-          t: 'msg',
-          id: `s${c}`,
-          kind: 'user',
-          role: 'user',
-          content: [{ type: 'text', text }],
-          text,
-          at: new Date().toISOString(),
-        },
-      ],
-    });
-  }
+  const user = userMessages();
+  for (let c = 0; c < 40; c++)
+    await store.create({ memory: true, records: [user(`seed${c} some words to index`)] });
   await store.close();
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));

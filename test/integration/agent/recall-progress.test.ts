@@ -6,9 +6,9 @@ import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
 import type { EventPayload } from '../../../shared/contract.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 import { type Harness, call, startHarness } from './harness.js';
 
 let h: Harness | undefined;
@@ -26,20 +26,12 @@ const MESSAGES = 25;
 async function seed(dataDir: string): Promise<void> {
   const store = new ConversationStore(path.join(dataDir, 'conversations'));
   await store.init();
+  const user = userMessages();
   let n = 0;
   for (let c = 0; c < CONVERSATIONS; c++) {
-    const records = Array.from({ length: MESSAGES }, (): MessageRecord => {
-      const text = `walnut pecan number${++n} ${c === 7 ? 'a restaurant called Chez Gaston' : 'nothing'}`;
-      return {
-        t: 'msg',
-        id: `m${n}`,
-        kind: 'user',
-        role: 'user',
-        content: [{ type: 'text', text }],
-        text,
-        at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-      };
-    });
+    const records = Array.from({ length: MESSAGES }, () =>
+      user(`walnut pecan number${++n} ${c === 7 ? 'a restaurant called Chez Gaston' : 'nothing'}`),
+    );
     await store.create({ memory: true, title: `Chat ${c}`, records });
   }
   await store.close();

@@ -5,11 +5,9 @@
 // a cut, a hand edit in place, the sidecar damaged or put back stale), the meter read through the sidecar
 // after a restart is exactly what Accounting.fromState on the replayed state gives, or there is none and
 // the file is replayed; once replayed, the next start has one. And it holds no text of the conversation.
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { appendFile, readFile, rm } from 'node:fs/promises';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../../shared/channels/settings.js';
 import { Accounting } from '../../../electron/core/agent/accounting.js';
 import {
@@ -32,15 +30,12 @@ import {
   fileFaults,
   isFileFault,
   keepSidecars,
+  line,
+  sidecarFolder,
 } from './sidecar-faults.js';
 
-let dir: string;
-beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-meter-'))));
-afterEach(async () => rm(dir, { recursive: true, force: true }));
-
-const file = (id: string): string => path.join(dir, `${id}.jsonl`);
-const line = (r: ConversationRecord): string => `${JSON.stringify(r)}\n`;
-const open = (): ConversationStore => new ConversationStore(dir, { context: snapshotOf });
+const { dir, file } = sidecarFolder('mnemo-meter-');
+const open = (): ConversationStore => new ConversationStore(dir(), { context: snapshotOf });
 
 async function replayed(id: string): Promise<ConversationState | null> {
   const read = await readJsonl<ConversationRecord>(file(id), { repair: false }).catch(() => null);
@@ -58,7 +53,7 @@ const SETTINGS: Settings[] = [
 async function meters(id: string, system: number, settings: Settings) {
   const ref = await replayed(id);
   const want = ref && meterUsage(id, meterOfState(ref, Accounting.fromState(ref, system)), settings, 200_000);
-  const saved = parseSnapshot(await readPageContext(dir, id));
+  const saved = parseSnapshot(await readPageContext(dir(), id));
   const got = saved && meterUsage(id, meterOfSnapshot(saved, system), settings, 200_000);
   return { ref, want: JSON.stringify(want), got: got && JSON.stringify(got) };
 }
@@ -108,7 +103,7 @@ describe('context meter from the page sidecar', () => {
         fc.constantFrom(0, 1_234),
         fc.nat(SETTINGS.length - 1),
         async (ops, system, s) => {
-          await rm(dir, { recursive: true, force: true });
+          await rm(dir(), { recursive: true, force: true });
           const settings = SETTINGS[s]!;
           let store = open();
           await store.init();
@@ -146,7 +141,7 @@ describe('context meter from the page sidecar', () => {
               if (o.op === 'restart') {
                 await restart();
                 await keepSidecars(
-                  dir,
+                  dir(),
                   convs.map((x) => x.id),
                   kept,
                 );
@@ -156,7 +151,7 @@ describe('context meter from the page sidecar', () => {
               const conv = convs[o.c];
               if (!conv || !store.has(conv.id)) continue;
               if (isFileFault(o)) {
-                await applyFileFault(dir, conv.id, o, kept);
+                await applyFileFault(dir(), conv.id, o, kept);
                 continue;
               }
               switch (o.op) {
@@ -257,7 +252,7 @@ describe('context meter from the page sidecar', () => {
     store = open();
     await store.init();
     await store.close();
-    const text = await readFile(pageFileOf(dir, meta.id), 'utf8');
+    const text = await readFile(pageFileOf(dir(), meta.id), 'utf8');
     expect(text).toContain('"context"');
     expect(text).toContain('"compacted"');
     expect(text).not.toContain(secret);

@@ -5,11 +5,10 @@
 // cannot be used is replaced once the file is replayed, so the next start opens through it. And an open
 // through it reads only the file's tail: a file whose start is overwritten with garbage still opens.
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { headOf, summaryOf } from '../../../electron/core/conversations/heads.js';
 import { readJsonl } from '../../../electron/core/conversations/jsonl.js';
 import { PAGES_DIR, pageFileOf } from '../../../electron/core/conversations/page-file.js';
@@ -24,16 +23,13 @@ import {
   fileFaults,
   isFileFault,
   keepSidecars,
+  line,
+  sidecarFolder,
 } from './sidecar-faults.js';
 import { type Step, records, step } from './transcript-steps.js';
 
-let dir: string;
-beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-pages-'))));
-afterEach(async () => rm(dir, { recursive: true, force: true }));
-
+const { dir, file } = sidecarFolder('mnemo-pages-');
 const at = '2026-01-01T00:00:00.000Z';
-const line = (r: ConversationRecord): string => `${JSON.stringify(r)}\n`;
-const file = (id: string): string => path.join(dir, `${id}.jsonl`);
 
 /** The reference: the file replayed from its first line, as an open without a sidecar does. */
 async function replayed(id: string): Promise<ConversationState | null> {
@@ -125,15 +121,15 @@ describe('page sidecar', () => {
         fc.array(op, { minLength: 1, maxLength: 14 }),
         fc.integer({ min: 1, max: 6 }),
         async (ops, limit) => {
-          await rm(dir, { recursive: true, force: true });
-          let store = new ConversationStore(dir);
+          await rm(dir(), { recursive: true, force: true });
+          let store = new ConversationStore(dir());
           await store.init();
           const ids: string[] = [];
           const kept = new Map<string, Buffer[]>();
           let batch = 0;
           const restart = async () => {
             await store.close();
-            store = new ConversationStore(dir);
+            store = new ConversationStore(dir());
             await store.init();
           };
           try {
@@ -145,14 +141,14 @@ describe('page sidecar', () => {
               }
               if (o.op === 'restart') {
                 await restart();
-                await keepSidecars(dir, ids, kept);
+                await keepSidecars(dir(), ids, kept);
                 served += await openAll(store, ids, limit);
                 continue;
               }
               const id = ids[o.c];
               if (!id || !store.has(id)) continue;
               if (isFileFault(o)) {
-                await applyFileFault(dir, id, o, kept);
+                await applyFileFault(dir(), id, o, kept);
                 continue;
               }
               switch (o.op) {
@@ -184,7 +180,7 @@ describe('page sidecar', () => {
                   // Only the mtime tells: see editInPlace.
                   await store.close();
                   editInPlace(file(id), changeLastText);
-                  store = new ConversationStore(dir);
+                  store = new ConversationStore(dir());
                   await store.init();
                   break;
               }
@@ -230,7 +226,7 @@ describe('page sidecar', () => {
   });
 
   it('an open through it reads the tail only: the file’s start overwritten with garbage, its last page still opens', async () => {
-    let store = new ConversationStore(dir);
+    let store = new ConversationStore(dir());
     await store.init();
     const steps: Step[] = [];
     for (let i = 0; i < 200; i++) steps.push({ op: 'user' }, { op: 'assistant', text: true, tools: [] });
@@ -247,7 +243,7 @@ describe('page sidecar', () => {
     const t = (Math.floor(mtimeMs) + 0.5) / 1000;
     utimesSync(f, t, t);
 
-    store = new ConversationStore(dir);
+    store = new ConversationStore(dir());
     try {
       await store.init();
       // A replay can no longer read it (no meta line): only the tail the last page needs was read.
@@ -260,7 +256,7 @@ describe('page sidecar', () => {
   });
 
   it('holds offsets, counts and ids, never a conversation’s text', async () => {
-    const store = new ConversationStore(dir);
+    const store = new ConversationStore(dir());
     await store.init();
     const secret = 'zebra-passphrase-4471';
     const { meta } = await store.create({
@@ -280,24 +276,24 @@ describe('page sidecar', () => {
     });
     await store.append(meta.id, [{ t: 'pin', messageId: 'u1', pinned: true, at }]);
     await store.close();
-    const names = await readdir(path.join(dir, PAGES_DIR));
+    const names = await readdir(path.join(dir(), PAGES_DIR));
     expect(names).toEqual([`${meta.id}.json`]);
-    const text = await readFile(pageFileOf(dir, meta.id), 'utf8');
+    const text = await readFile(pageFileOf(dir(), meta.id), 'utf8');
     expect(text).toContain('"u1"');
     expect(text).not.toContain(secret);
   });
 
   it('goes with its conversation: deleted, moved to another space', async () => {
-    let store = new ConversationStore(dir);
+    let store = new ConversationStore(dir());
     await store.init();
     const first = (await store.create({ memory: true, records: records([{ op: 'user' }], 'd-') })).meta.id;
     const second = (await store.create({ memory: true, records: records([{ op: 'user' }], 'e-') })).meta.id;
     await store.close();
-    store = new ConversationStore(dir);
-    const other = path.join(dir, 'other-space');
+    store = new ConversationStore(dir());
+    const other = path.join(dir(), 'other-space');
     try {
       await store.init();
-      const sidecars = async () => (await readdir(path.join(dir, PAGES_DIR))).sort();
+      const sidecars = async () => (await readdir(path.join(dir(), PAGES_DIR))).sort();
       expect(await sidecars()).toEqual([`${first}.json`, `${second}.json`].sort());
       await store.delete(first);
       expect(await sidecars()).toEqual([`${second}.json`]);
@@ -307,6 +303,6 @@ describe('page sidecar', () => {
       await store.close();
     }
     // Nothing written for them at close either.
-    expect(await readdir(path.join(dir, PAGES_DIR))).toEqual([]);
+    expect(await readdir(path.join(dir(), PAGES_DIR))).toEqual([]);
   });
 });

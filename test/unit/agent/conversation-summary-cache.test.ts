@@ -11,27 +11,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listFolder } from '../../../electron/core/conversations/folder-load.js';
 import { headOf } from '../../../electron/core/conversations/heads.js';
 import { readJsonl } from '../../../electron/core/conversations/jsonl.js';
-import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
+import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { rebuild } from '../../../electron/core/conversations/state.js';
 import { ConversationStore } from '../../../electron/core/conversations/store.js';
 import { CACHE_FILE } from '../../../electron/core/conversations/summary-cache.js';
 import { RecallIndex } from '../../../electron/core/recall/recall-index.js';
 import { RecallTools } from '../../../electron/core/recall/tools.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 let dir: string;
 beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'mnemo-summaries-'))));
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-let n = 0;
-const msg = (text: string, kind: 'user' | 'assistant' = 'user'): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind,
-  role: kind,
-  content: [{ type: 'text', text }],
-  ...(kind === 'user' ? { text } : {}),
-  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
+const msg = userMessages();
 const line = (r: ConversationRecord): string => `${JSON.stringify(r)}\n`;
 
 /** The reference: every file replayed from its first line, as a start without a cache does. */

@@ -1,12 +1,31 @@
 // What the page-sidecar properties do to a conversation's files behind the store's back: a torn last
 // line, a cut, a hand edit in place, the sidecar damaged, deleted or put back from an earlier start.
-// Shared by the page index's and the context meter's properties, which hold the sidecar to a replay.
+// Shared by the page index's and the context meter's properties, which hold the sidecar to a replay, with
+// the folder they run in.
 import { readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
+import { afterEach, beforeEach } from 'vitest';
 import { PAGES_DIR, pageFileOf } from '../../../electron/core/conversations/page-file.js';
 import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
+
+/**
+ * Registers the hooks: each test gets a fresh conversations folder, removed after it. `dir()` is that
+ * folder, `file(id)` a conversation's file in it (valid inside a test).
+ */
+export function sidecarFolder(prefix: string): { dir: () => string; file: (id: string) => string } {
+  let dir = '';
+  beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), prefix))));
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+  return { dir: () => dir, file: (id) => conversationFile(dir, id) };
+}
+
+const conversationFile = (dir: string, id: string): string => path.join(dir, `${id}.jsonl`);
+
+/** A record as a line of a conversation file, as another process appending to it writes it. */
+export const line = (r: ConversationRecord): string => `${JSON.stringify(r)}\n`;
 
 export type FileFault =
   | { op: 'torn'; c: number }
@@ -50,7 +69,7 @@ export async function applyFileFault(
   fault: FileFault,
   kept: KeptSidecars,
 ): Promise<void> {
-  const file = path.join(dir, `${id}.jsonl`);
+  const file = conversationFile(dir, id);
   switch (fault.op) {
     case 'torn': {
       const torn: ConversationRecord = { t: 'title', title: 'torn', at: '2026-01-01T00:00:00.000Z' };

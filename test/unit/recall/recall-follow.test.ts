@@ -15,6 +15,7 @@ import { INDEX_DIR } from '../../../electron/core/recall/persist.js';
 import { messageDoc, titleDoc } from '../../../electron/core/recall/reconcile.js';
 import { RecallIndex, searchable } from '../../../electron/core/recall/recall-index.js';
 import { messageText, term, tokenize } from '../../../electron/core/recall/text.js';
+import { userMessages } from '../../fixtures/user-messages.js';
 
 const WORDS = [
   'amber',
@@ -53,16 +54,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-let n = 0;
-const msg = (text: string, kind: 'user' | 'assistant' = n % 2 ? 'assistant' : 'user'): MessageRecord => ({
-  t: 'msg',
-  id: `m${++n}`,
-  kind,
-  role: kind,
-  content: [{ type: 'text', text }],
-  ...(kind === 'user' ? { text } : {}),
-  at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-});
+const msg = userMessages(undefined, { alternate: true });
 
 /** A conversation the index has followed live: its documents taken, then one append taken by itself. */
 async function followed(...texts: string[]): Promise<string> {
