@@ -5,8 +5,8 @@
 // - adding a message: what store.appendQueued (the streaming path's write) costs with the recall index
 //   following the store, against the same store without it, measured in the same run (ratio ~1: the index
 //   only marks the conversation; its batch runs later, shown as its own figure);
-// - opening the app: createCore and the window's first conversations.list (what fills the sidebar of an
-//   800 px window, firstListLimit) on that history, with its saved index,
+// - opening the app, in a process of its own as a start is (open-app.ts): createCore and the window's first
+//   conversations.list (what fills the sidebar of an 800 px window) on that history, with its saved index,
 //   against an empty data folder (the target: at most 1.2x) and against the same history without any
 //   index file (the ratio column's baseline: the index is loaded a moment after the list, never on the
 //   way to it). Build, load and save times and the file's size are printed too;
@@ -19,33 +19,14 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MessageRecord } from '../../electron/core/conversations/records.js';
 import { ConversationStore } from '../../electron/core/conversations/store.js';
-import { firstListLimit } from '../../shared/channels/conversations.js';
-import { createCore } from '../../electron/core/create-core.js';
-import type { HostServices } from '../../electron/core/host.js';
 import { INDEX_DIR } from '../../electron/core/recall/persist.js';
 import { RecallIndex } from '../../electron/core/recall/recall-index.js';
 import { SLICE_MS } from '../../electron/core/recall/slices.js';
 import type { BenchTable } from '../table.js';
 import { STOPS, VOCABULARY, round, seed, sentence, slicedWork, stalls, word } from './corpus.js';
 import { longChat } from './long-chat.js';
+import { measureOpens } from './open-app.js';
 import { ms, quantile } from '../timing.js';
-
-const host: HostServices = {
-  kind: 'test',
-  saveFile: async () => ({ saved: false }),
-  pickImport: async () => null,
-  openExternal: async () => false,
-  openFolder: async () => false,
-};
-
-async function openApp(dir: string): Promise<number> {
-  const start = process.hrtime.bigint();
-  const core = await createCore({ dataDir: dir, host, env: { HOME: dir } });
-  await core.handlers['conversations.list']({ limit: firstListLimit(800) }, { clientId: 'bench' });
-  const took = Number(process.hrtime.bigint() - start) / 1e6;
-  await core.close();
-  return took;
-}
 
 export async function run(
   conversations = Number(process.env.MNEMO_BENCH_RECALL_CONVERSATIONS ?? 1_000),
@@ -201,19 +182,9 @@ export async function run(
     for (const name of await fsp.readdir(dir))
       if (name.endsWith('.jsonl'))
         await fsp.link(path.join(dir, name), path.join(bareHistory, 'conversations', name));
-    // The first start settles each folder (journal, settings, the summary cache): not what is measured.
-    await openApp(data);
-    await openApp(bareHistory);
-    await openApp(empty);
-    const times = { empty: [] as number[], saved: [] as number[], none: [] as number[] };
-    // Each open is a few tens of ms: as many rounds as a query has runs, the order turned each round
-    // (on a shared machine a round's first open often waits longer for a core).
-    for (let r = 0; r < repeats; r++) {
-      const order =
-        r % 2 === 0 ? (['empty', 'saved', 'none'] as const) : (['none', 'saved', 'empty'] as const);
-      for (const which of order)
-        times[which].push(await openApp(which === 'empty' ? empty : which === 'saved' ? data : bareHistory));
-    }
+    // Four times as many rounds as a query has runs: an open is a few ms, and its median over 15 rounds
+    // still swung by 15% from one run to the next.
+    const times = await measureOpens({ empty, saved: data, none: bareHistory }, 4 * repeats);
     const none = quantile(times.none, 0.5);
     const savedMs = quantile(times.saved, 0.5);
     const emptyMs = quantile(times.empty, 0.5);

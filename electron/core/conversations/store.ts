@@ -230,19 +230,37 @@ export class ConversationStore extends StoreBase {
     // would otherwise wait for its next write (a time-based trust of that listing lost a CLI's new chat).
     // Unless the folder's own stat says no name came or went since that listing (the first list of a
     // start, on a folder last changed before it: a thousand names read twice were a good part of it).
+    // Kept while it holds (the discover that follows the first list's answer is a stat, too): any name
+    // that comes or goes, ours included, moves the folder's time on, and then the names are read.
     const since = this.listedAt;
     this.listedAt = null;
-    if (since && unchangedSince(this.dir, since)) return 0;
+    if (since && unchangedSince(this.dir, since)) {
+      this.listedAt = since;
+      return 0;
+    }
     // A file still being created by us is ours (its tail exists before its first write), not new.
     const fresh = await unknownFiles(this.dir, (id) => this.book.has(id) || this.tails.has(id));
     if (fresh.length > 0) await this.reloadFiles(fresh);
     return fresh.filter((id) => this.book.has(id)).length;
   }
 
-  /** Until close (a window shows the list), new and changed files are followed (folder-watch.ts). */
+  /**
+   * Until close (a window shows the list), new and changed files are followed (folder-watch.ts), from the
+   * next turn: a watch on a folder of a thousand files took longer than a first list's own answer. A
+   * file come since the list's discover is found by the one that follows the watch's start.
+   */
   watchFolder(onCaughtUp: (id: string) => void): void {
-    this.unwatch ??= followFolder(this, onCaughtUp);
+    if (this.watching) return;
+    this.watching = true;
+    setImmediate(() => {
+      if (this.closing) return;
+      this.unwatch = followFolder(this, onCaughtUp);
+      void this.discover().catch(() => 0);
+    });
   }
+
+  private watching = false;
+  private closing = false;
 
   /**
    * Replaces a conversation's whole file with `transform(records)` under its lock, after catching up: for
@@ -459,6 +477,7 @@ export class ConversationStore extends StoreBase {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.unwatch?.();
     await this.trash.close();
     const writers = [...this.writers.values()];

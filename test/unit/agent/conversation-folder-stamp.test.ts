@@ -213,6 +213,31 @@ describe("a window's first list", () => {
     ).toEqual(['Three']);
   });
 
+  it('announces a conversation another process starts right after it, before the folder is watched', async () => {
+    await vouchedFolder();
+    const store = new ConversationStore(dir);
+    try {
+      // As the list's handler does: discover, watch (from the next turn), answer.
+      await store.discover();
+      store.watchFolder(() => undefined);
+      expect(store.firstPage(5).conversations).toHaveLength(3);
+      const announced = new Promise<string>((resolve) => store.onChange(resolve));
+      const meta = {
+        t: 'meta',
+        v: 1,
+        id: 'from-cli',
+        title: 'From the CLI',
+        createdAt: msg('').at,
+        memory: true,
+      };
+      writeFileSync(file('from-cli'), `${JSON.stringify(meta)}\n${line(msg('hello'))}`);
+      expect(await announced).toBe('from-cli');
+      expect(store.list().map((s) => s.title)).toContain('From the CLI');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a title edited in place since the list was vouched for makes the start read the names', async () => {
     await vouchedFolder();
     const cache = path.join(dir, CACHE_FILE);
