@@ -7,17 +7,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../../electron/core/create-core.js';
-import type { HostServices } from '../../electron/core/host.js';
 import { firstListLimit } from '../../shared/channels/conversations.js';
+import { testHost as host } from '../../test/integration/agent/harness.js';
 import { isMain } from '../is-main.js';
-
-const host: HostServices = {
-  kind: 'test',
-  saveFile: async () => ({ saved: false }),
-  pickImport: async () => null,
-  openExternal: async () => false,
-  openFolder: async () => false,
-};
 
 export interface OpenFolders {
   empty: string;

@@ -4,7 +4,7 @@
 // is found by the check's stat, and a file added or removed changes the folder, so the names are read.
 // And a window's first list: the newest conversations, parsed from the first rows of the cache's list.
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,19 @@ async function vouchedFolder(): Promise<string[]> {
   await check.close();
   expect((await listFolder(dir)).from).toBe('vouched');
   return ids;
+}
+
+/** A conversation 'from-cli' written by another process (a CLI run). */
+function fromCli(): void {
+  const meta = {
+    t: 'meta',
+    v: 1,
+    id: 'from-cli',
+    title: 'From the CLI',
+    createdAt: msg('').at,
+    memory: true,
+  };
+  writeFileSync(file('from-cli'), `${JSON.stringify(meta)}\n${line(msg('hello'))}`);
 }
 
 async function started(): Promise<ConversationStore> {
@@ -115,15 +128,7 @@ describe('a start from the folder stamp in the summary cache', () => {
 
   it('reads the names again once a file was added or removed by another process', async () => {
     const [a, b] = await vouchedFolder();
-    const meta = {
-      t: 'meta',
-      v: 1,
-      id: 'from-cli',
-      title: 'From the CLI',
-      createdAt: msg('').at,
-      memory: true,
-    };
-    await writeFile(file('from-cli'), `${JSON.stringify(meta)}\n${line(msg('hello'))}`);
+    fromCli();
     await rm(file(a!));
     // Even with the folder's time put back (a copy that keeps times): its ctime moved.
     ageFolder();
@@ -222,15 +227,7 @@ describe("a window's first list", () => {
       store.watchFolder(() => undefined);
       expect(store.firstPage(5).conversations).toHaveLength(3);
       const announced = new Promise<string>((resolve) => store.onChange(resolve));
-      const meta = {
-        t: 'meta',
-        v: 1,
-        id: 'from-cli',
-        title: 'From the CLI',
-        createdAt: msg('').at,
-        memory: true,
-      };
-      writeFileSync(file('from-cli'), `${JSON.stringify(meta)}\n${line(msg('hello'))}`);
+      fromCli();
       expect(await announced).toBe('from-cli');
       expect(store.list().map((s) => s.title)).toContain('From the CLI');
     } finally {
