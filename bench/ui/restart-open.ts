@@ -23,7 +23,7 @@ export interface RestartOpen {
 }
 
 /** Fresh servers per size: one open each, so the row is the median of these. */
-export const RESTARTS = 5;
+export const RESTARTS = 11;
 
 /** The open with the median time (its bytes with it). */
 export const medianOpen = (opens: RestartOpen[]): RestartOpen =>

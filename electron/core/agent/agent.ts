@@ -210,6 +210,19 @@ export class Agent {
   }
 
   /** The model's context window from the models endpoint (cached; null when unknown). */
+  /**
+   * The model's context window asked for as soon as a window shows the list, not when its meter first
+   * asks: a process's first API request also readies the HTTP client, 40-70 ms of a just-started
+   * process's CPU, which the window's first open (asked for a moment after the meter) waited behind.
+   */
+  warmModel(): void {
+    if (this.modelAsked) return;
+    this.modelAsked = true;
+    if (this.ctx.settings.apiKey()) setImmediate(() => void this.contextWindow(this.settings().model));
+  }
+
+  private modelAsked = false;
+
   contextWindow(model: string): Promise<number | null> {
     let known = this.windows.get(model);
     if (!known) {

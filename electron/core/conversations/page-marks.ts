@@ -4,7 +4,7 @@
 // state: the state stays what a replay gives, and a record whose place is unknown (redacted in place, its
 // file rewritten) just has none, so no sidecar is built until the file is read again.
 import { projectEntries } from '../../../shared/projection/project.js';
-import type { PageFile } from './page-file.js';
+import { type PageFile, TurnTable } from './page-file.js';
 import type { ConversationState } from './state.js';
 import type { FileStamp } from './summary-cache.js';
 
@@ -52,14 +52,12 @@ export function buildPageFile(state: ConversationState, stamp: FileStamp): PageF
   const ids = new Set<string>();
   for (const e of state.entries) ids.add(e.record.id);
   if (ids.size !== state.entries.length) return null;
-  const file: PageFile = { stamp, pinned: [...state.pinned], offsets: [], entries: [], items: [] };
+  const turns: { offset: number; entries: number; items: number }[] = [];
   for (const [t, start] of starts.entries()) {
     const end = t + 1 < starts.length ? starts[t + 1]! : state.entries.length;
     const at = offsets.get(state.entries[start]!.record);
-    if (at === undefined || at >= stamp.size || (t > 0 && at <= file.offsets.at(-1)!)) return null;
-    file.offsets.push(at);
-    file.entries.push(end - start);
-    file.items.push(itemsOf(state, start, end));
+    if (at === undefined || at >= stamp.size || (t > 0 && at <= turns.at(-1)!.offset)) return null;
+    turns.push({ offset: at, entries: end - start, items: itemsOf(state, start, end) });
   }
-  return file;
+  return { stamp, pinned: [...state.pinned], turns: TurnTable.of(turns) };
 }

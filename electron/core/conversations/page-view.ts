@@ -69,7 +69,7 @@ export class PageViews {
     const file = await readPageFile(this.dir, id, stamp);
     if (!file) return null;
     const view: View = { file, cursors: new Map() };
-    const page = await this.before(id, view, file.offsets.length, limit);
+    const page = await this.before(id, view, file.turns.length, limit);
     if (page) this.views.set(id, view);
     return page;
   }
@@ -88,9 +88,9 @@ export class PageViews {
   }
 
   private async before(id: string, view: View, last: number, limit: number): Promise<Page | null> {
-    const { items } = view.file;
+    const { turns } = view.file;
     let first = last;
-    for (let n = 0; first > 0 && n < limit;) n += items[--first]!;
+    for (let n = 0; first > 0 && n < limit;) n += turns.items(--first);
     const read = await this.turns(id, view.file, first, last);
     if (!read) return null;
     read.ids.forEach((cursor, i) => view.cursors.set(cursor, first + i));
@@ -98,7 +98,7 @@ export class PageViews {
     return {
       items: read.items,
       older: first > 0 ? read.ids[0]! : null,
-      newer: last < items.length ? cursorAt(view, last) : null,
+      newer: last < turns.length ? cursorAt(view, last) : null,
     };
   }
 
@@ -110,9 +110,11 @@ export class PageViews {
     last: number,
   ): Promise<{ items: TranscriptItem[]; ids: string[] } | null> {
     if (first >= last) return { items: [], ids: [] };
-    const { offsets } = file;
-    const start = offsets[first]!;
-    const end = last < offsets.length ? offsets[last]! : file.stamp.size;
+    const { turns } = file;
+    const next = last < turns.length ? last + 1 : last;
+    if (!turns.sound(first, next, file.stamp.size)) return null;
+    const start = turns.offset(first);
+    const end = last < turns.length ? turns.offset(last) : file.stamp.size;
     let data: Buffer;
     try {
       const handle = await fs.open(this.fileOf(id), 'r');
@@ -138,9 +140,9 @@ export class PageViews {
     const ids: string[] = [];
     let i = 0;
     for (let t = first; t < last; t++) {
-      if (placed[i]?.at !== offsets[t]) return null;
+      if (placed[i]?.at !== turns.offset(t)) return null;
       ids.push(placed[i]!.entry.record.id);
-      i += file.entries[t]!;
+      i += turns.entries(t);
     }
     if (i !== placed.length) return null;
     const items = projectEntries(
@@ -148,7 +150,7 @@ export class PageViews {
       new Set(file.pinned),
     );
     let expected = 0;
-    for (let t = first; t < last; t++) expected += file.items[t]!;
+    for (let t = first; t < last; t++) expected += turns.items(t);
     return items.length === expected ? { items, ids } : null;
   }
 }

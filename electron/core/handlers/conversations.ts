@@ -40,8 +40,10 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       // the same way.
       await s.discover();
       s.watchFolder((id) => agent.forget(id));
-      // A window is showing the list: load the recall index soon, off the path of its first requests.
+      // A window is showing the list: load the recall index soon, off the path of its first requests,
+      // and ask for the model's context window now (agent.warmModel).
       agent.recall.warm();
+      agent.warmModel();
       return req.limit === undefined ? { conversations: s.list() } : s.firstPage(req.limit);
     },
     'conversations.get': async (req) => {

@@ -7,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
 import { Button, Spinner } from '../../components';
 import { selectRunning, useChat, type ChatItem } from '../../store/chat';
+import { whenIdle } from '../../lib/idle';
 import { ChatItemView } from './chat-item-view';
 
 const FOLLOW_THRESHOLD = 48;
@@ -86,9 +87,9 @@ export function MessageList(): ReactElement {
     else if (newer !== null && el.scrollHeight - el.scrollTop - el.clientHeight < ahead)
       void loadMore('newer');
   }, [older, newer, loadMore]);
-  useEffect(() => {
-    if (paging === null) pageIfNear();
-  }, [paging, totalSize, pageIfNear]);
+  // Once the window is idle: an open's first screen is painted before the screen above it is fetched (a
+  // fetch answered within the frames after it cost a first open after a restart a quarter more).
+  useEffect(() => (paging === null ? whenIdle(pageIfNear, 200) : undefined), [paging, totalSize, pageIfNear]);
 
   // Sending (a new user item at the end) always brings the view back down.
   const lastItem = items[items.length - 1];

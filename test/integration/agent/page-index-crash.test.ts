@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonl } from '../../../electron/core/conversations/jsonl.js';
-import { PAGES_DIR } from '../../../electron/core/conversations/page-file.js';
+import { PAGES_DIR, TURN_BYTES } from '../../../electron/core/conversations/page-file.js';
 import { lastPage, pageAt } from '../../../electron/core/conversations/pages.js';
 import type { ConversationRecord } from '../../../electron/core/conversations/records.js';
 import { rebuild } from '../../../electron/core/conversations/state.js';
@@ -84,9 +84,11 @@ describe('page sidecars and SIGKILL', () => {
       const folder = path.join(dir, PAGES_DIR);
       for (const name of await readdir(folder).catch(() => [] as string[])) {
         if (name.endsWith('.tmp')) continue; // a write cut short: never renamed into place
-        // Whole: the old sidecar or the new one.
-        const text = await readFile(path.join(folder, name), 'utf8');
-        expect(() => JSON.parse(text) as unknown).not.toThrow();
+        // Whole: the old sidecar or the new one (its first line JSON, then as many turns as it says).
+        const bytes = await readFile(path.join(folder, name));
+        const newline = bytes.indexOf(0x0a);
+        const head = JSON.parse(bytes.toString('utf8', 0, newline)) as { turns: number };
+        expect(bytes.length - newline - 1).toBe(head.turns * TURN_BYTES);
       }
       let store = new ConversationStore(dir);
       try {
