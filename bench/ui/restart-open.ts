@@ -15,6 +15,7 @@ import { testHost } from '../../test/integration/agent/harness.js';
 import type { FakeAnthropic } from '../../test/fixtures/fake-anthropic/index.js';
 import { LOG_EMPTY, openConversationProbe } from './page-probes.js';
 import { seedConversation } from './seed.js';
+import { midMean } from '../timing.js';
 
 export interface RestartOpen {
   ms: number;
@@ -22,12 +23,14 @@ export interface RestartOpen {
   bytes: number;
 }
 
-/** Fresh servers per size: one open each, so the row is the median of these. */
+/** Fresh servers per size: one open each, so the row is the midMean of these. */
 export const RESTARTS = 11;
 
-/** The open with the median time (its bytes with it). */
-export const medianOpen = (opens: RestartOpen[]): RestartOpen =>
-  [...opens].sort((a, b) => a.ms - b.ms)[Math.floor(opens.length / 2)]!;
+/** The opens' time as midMean (bench/timing.ts) has it, with the bytes of the open with the median time. */
+export const typicalOpen = (opens: RestartOpen[]): RestartOpen => ({
+  ms: midMean(opens.map((o) => o.ms)),
+  bytes: [...opens].sort((a, b) => a.ms - b.ms)[Math.floor(opens.length / 2)]!.bytes,
+});
 
 /** A session that opened the conversation and closed: what it saves of the folder is on disk. */
 async function earlierSession(fake: FakeAnthropic, dataDir: string, id: string, keepIndex: boolean) {
