@@ -70,6 +70,12 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
     const stale = (): boolean => space !== currentSpaceId() || token !== listToken;
     const api = getApi();
     try {
+      // A list on screen is replaced whole (asked for in part, it would shrink for a moment).
+      if (get().loaded) {
+        const all = await api['conversations.list']({});
+        if (!stale()) get().setList(all.conversations);
+        return;
+      }
       // What fills the sidebar first, however many conversations there are: a start waits for this list.
       const first = await api['conversations.list']({ limit: firstListLimit(windowHeight()) });
       if (stale()) return;

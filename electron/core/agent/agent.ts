@@ -209,7 +209,6 @@ export class Agent {
     return changed;
   }
 
-  /** The model's context window from the models endpoint (cached; null when unknown). */
   /**
    * The model's context window asked for as soon as a window shows the list, not when its meter first
    * asks: a process's first API request also readies the HTTP client, 40-70 ms of a just-started
@@ -223,6 +222,7 @@ export class Agent {
 
   private modelAsked = false;
 
+  /** The model's context window from the models endpoint (cached; null when unknown). */
   contextWindow(model: string): Promise<number | null> {
     let known = this.windows.get(model);
     if (!known) {

@@ -94,6 +94,19 @@ describe('conversations', () => {
     );
   });
 
+  it("asks for the model's context window once a window shows the list, not when the meter asks", async () => {
+    h = await startHarness();
+    const harness = h;
+    const models = () =>
+      harness.fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/models/'));
+    const created = await newConversation(h.core.ctx, { title: 'Metered' });
+    expect(models()).toHaveLength(0);
+    await h.core.handlers['conversations.list']({ limit: 20 }, call);
+    await expect.poll(() => models().length).toBe(1);
+    await h.core.handlers['context.get']({ conversationId: created.id }, call);
+    expect(models()).toHaveLength(1);
+  });
+
   it('ignores a torn last line and resumes after a restart with exactly the same history', async () => {
     h = await startHarness();
     h.fake.enqueue(
