@@ -87,9 +87,24 @@ export function MessageList(): ReactElement {
     else if (newer !== null && el.scrollHeight - el.scrollTop - el.clientHeight < ahead)
       void loadMore('newer');
   }, [older, newer, loadMore]);
-  // Once the window is idle: an open's first screen is painted before the screen above it is fetched (a
-  // fetch answered within the frames after it cost a first open after a restart a quarter more).
-  useEffect(() => (paging === null ? whenIdle(pageIfNear, 200) : undefined), [paging, totalSize, pageIfNear]);
+  // Once the window is idle (a scroll, or the items changing, asks again; the last one counts): an open's
+  // first screen is painted before the screen above it is fetched, even with the scroll event its own
+  // scroll to the end fires. Fetched within the frames after it, that page cost a first open after a
+  // restart a fifth more.
+  const latest = useRef(pageIfNear);
+  latest.current = pageIfNear;
+  const pending = useRef<(() => void) | null>(null);
+  const pageSoon = useCallback(() => {
+    pending.current?.();
+    pending.current = whenIdle(() => {
+      pending.current = null;
+      latest.current();
+    }, 200);
+  }, []);
+  useEffect(() => () => pending.current?.(), []);
+  useEffect(() => {
+    if (paging === null) pageSoon();
+  }, [paging, totalSize, pageSoon]);
 
   // Sending (a new user item at the end) always brings the view back down.
   const lastItem = items[items.length - 1];
@@ -143,7 +158,7 @@ export function MessageList(): ReactElement {
         aria-busy={paging !== null}
         onScroll={(e) => {
           const el = e.currentTarget;
-          pageIfNear();
+          pageSoon();
           const atBottom = atEnd && el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_THRESHOLD;
           if (atBottom !== followingRef.current) {
             followingRef.current = atBottom;
