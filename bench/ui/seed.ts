@@ -32,6 +32,8 @@ export function seedConversation(
   messages: number,
   id = `bench-${messages}`,
   title = `Benchmark ${messages} messages`,
+  /** Where the filler's seeds start: another start gives other texts (the window caches each render). */
+  textSeed = 0,
 ): SeededConversation {
   const dir = path.join(dataDir, 'conversations');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -44,9 +46,10 @@ export function seedConversation(
     const at = new Date(start + i * 30_000).toISOString();
     const user = i % 2 === 0;
     // Mixed lengths and some Markdown, like a real chat: short questions, longer answers with lists/code.
+    const n = i + textSeed;
     const body = user
-      ? `Question ${i}: ${filler(i, 12)}?`
-      : `Answer ${i}. ${filler(i, 60)}\n\n- ${filler(i + 1, 8)}\n- ${filler(i + 2, 8)}\n\n\`\`\`ts\nconst n${i} = ${i};\n\`\`\``;
+      ? `Question ${i}: ${filler(n, 12)}?`
+      : `Answer ${i}. ${filler(n, 60)}\n\n- ${filler(n + 1, 8)}\n- ${filler(n + 2, 8)}\n\n\`\`\`ts\nconst n${n} = ${i};\n\`\`\``;
     if (i === messages - 1) lastText = user ? `Question ${i}:` : `Answer ${i}.`;
     lines.push(
       JSON.stringify({
