@@ -1,44 +1,25 @@
-// .ci/run (issue 2, point 6): on a machine without Chromium it installs it with apt-get, then `npm ci`
-// and `npm test`, stopping at the first failure. apt-get and npm are stand-ins on PATH that record their
-// arguments (the real ones would install packages); the script is the real one (a copy in a temp clone
-// folder), run by bash.
+// .ci/run: it puts the pinned Node first (.ci/node.sh) and prints its version, installs Chromium with
+// apt-get on a machine without it, then runs `npm ci` and `npm test`, stopping at the first failure. The
+// script is the real one, in a temp clone with stand-ins for the tools (ci-clone.ts), run by bash.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from './processes.js';
+import { ciClone, PINNED_NODE, TOOLCHAIN_INSTALL } from './ci-clone.js';
+import { ROOT } from './processes.js';
 
 function runCi(options: { chromium: 'present' | 'missing'; failing?: string }) {
-  const dir = tempDir('mnemo-ci-');
-  const log = path.join(dir, 'calls.log');
-  for (const tool of ['apt-get', 'npm']) {
-    const file = path.join(dir, tool);
-    const fail = options.failing?.startsWith(`${tool} `)
-      ? `[ "$*" = "${options.failing.slice(tool.length + 1)}" ] && exit 9\n`
-      : '';
-    writeFileSync(file, `#!/bin/sh\necho "${tool} $*" >> "${log}"\n${fail}exit 0\n`);
-    chmodSync(file, 0o755);
-  }
-  const chromium = path.join(dir, 'chromium');
+  const ci = ciClone({ failing: options.failing });
+  const chromium = path.join(ci.dir, 'chromium');
   if (options.chromium === 'present') {
     writeFileSync(chromium, '#!/bin/sh\n');
     chmodSync(chromium, 0o755);
   }
-  // A copy in a folder of its own: the script cds to its parent, so even a real npm could not touch ours.
-  mkdirSync(path.join(dir, 'clone', '.ci'), { recursive: true });
-  const script = path.join(dir, 'clone', '.ci', 'run');
-  copyFileSync(path.join(ROOT, '.ci', 'run'), script);
-  const result = spawnSync('bash', [script], {
-    env: { PATH: `${dir}:/usr/bin:/bin`, MNEMO_CI_CHROMIUM: chromium, HOME: dir },
+  const result = spawnSync('bash', [path.join(ci.clone, '.ci', 'run')], {
+    env: { ...ci.env, MNEMO_CI_CHROMIUM: chromium },
     encoding: 'utf8',
   });
-  let calls: string[] = [];
-  try {
-    calls = readFileSync(log, 'utf8').trim().split('\n');
-  } catch {
-    // Nothing was called.
-  }
-  return { code: result.status, calls, stdout: result.stdout };
+  return { code: result.status, calls: ci.calls(), stdout: result.stdout };
 }
 
 describe('.ci/run', () => {
@@ -46,6 +27,8 @@ describe('.ci/run', () => {
     const r = runCi({ chromium: 'missing' });
     expect(r.code).toBe(0);
     expect(r.calls).toEqual([
+      TOOLCHAIN_INSTALL,
+      'node --version',
       'apt-get update',
       'apt-get install -y chromium',
       'npm ci --no-audit --no-fund',
@@ -56,15 +39,19 @@ describe('.ci/run', () => {
   it('leaves apt-get alone when Chromium is there', () => {
     const r = runCi({ chromium: 'present' });
     expect(r.code).toBe(0);
-    expect(r.calls).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
+    expect(r.calls).toEqual([TOOLCHAIN_INSTALL, 'node --version', 'npm ci --no-audit --no-fund', 'npm test']);
+    expect(r.stdout.split('\n')[0]).toBe(`v${PINNED_NODE}`);
   });
 
   it('fails with the failing step: no tests after a failed install, and the tests decide the exit code', () => {
     const install = runCi({ chromium: 'present', failing: 'npm ci --no-audit --no-fund' });
     expect(install.code).toBe(9);
-    expect(install.calls).toEqual(['npm ci --no-audit --no-fund']);
+    expect(install.calls).toEqual([TOOLCHAIN_INSTALL, 'node --version', 'npm ci --no-audit --no-fund']);
     const tests = runCi({ chromium: 'present', failing: 'npm test' });
     expect(tests.code).toBe(9);
+    const toolchain = runCi({ chromium: 'missing', failing: TOOLCHAIN_INSTALL });
+    expect(toolchain.code).not.toBe(0);
+    expect(toolchain.calls).toEqual([TOOLCHAIN_INSTALL]);
   });
 
   it('runs the very command the README shows', () => {
