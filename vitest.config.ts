@@ -13,6 +13,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
+          setupFiles: ['test/unit/fresh-modules.ts'],
           // Inlined so test/unit/shell/settings-file.test.ts can give it a stand-in for `electron`.
           server: { deps: { inline: ['electron-store'] } },
           testTimeout: 20_000,
@@ -34,6 +36,8 @@ export default defineConfig({
           name: 'renderer',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          isolate: false,
+          setupFiles: ['test/renderer/fresh-modules.ts'],
           testTimeout: 20_000,
         },
       },
