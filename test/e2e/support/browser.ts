@@ -1,5 +1,6 @@
-// One headless Debian Chromium per test file (common.md): playwright-core with the system browser, never a
-// downloaded one, and a fresh profile each launch (launch() uses a new temporary user-data-dir).
+// Headless Debian Chromium: playwright-core with the system browser, never a downloaded one, and a fresh
+// profile each launch (launch() uses a new temporary user-data-dir). The end-to-end tests share one per
+// test worker (workerBrowser), each test file in contexts of its own (separate storage, cookies and cache).
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.MNEMO_CHROMIUM ?? '/usr/bin/chromium';
@@ -16,6 +17,32 @@ export const CHROMIUM_ARGS = [
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+const WORKER_BROWSER = Symbol.for('mnemo.e2e.workerBrowser');
+interface Launched {
+  browser: Promise<Browser>;
+  alive: boolean;
+}
+type WorkerGlobal = typeof globalThis & { [WORKER_BROWSER]?: Launched };
+
+/**
+ * The worker's Chromium, launched by its first test file. The e2e project keeps one module registry per
+ * worker (isolate: false) but gives each file fresh source modules, so the browser lives on globalThis.
+ * A launch that failed, or a browser that went away, is replaced at the next call. Chromium talks to the
+ * worker over a pipe and exits when the worker does, however it ends.
+ */
+export function workerBrowser(): Promise<Browser> {
+  const g = globalThis as WorkerGlobal;
+  const current = g[WORKER_BROWSER];
+  if (current?.alive) return current.browser;
+  const launched: Launched = { browser: launchBrowser(), alive: true };
+  g[WORKER_BROWSER] = launched;
+  launched.browser.then(
+    (b) => b.on('disconnected', () => (launched.alive = false)),
+    () => (launched.alive = false),
+  );
+  return launched.browser;
 }
 
 export interface PageOptions {

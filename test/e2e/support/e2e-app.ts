@@ -1,11 +1,11 @@
-// The per-file fixture: the fake Anthropic API in this process, one Chromium, and the real browser-mode
-// server as a child on a temp data dir. Call `useE2EApp()` at the top of a test file; it registers
+// The per-file fixture: the fake Anthropic API in this process, the worker's Chromium (contexts of this
+// file's own), and the real browser-mode server as a child on a temp data dir. Call `useE2EApp()` at the top of a test file; it registers
 // beforeAll/afterAll and returns a handle whose fields are set once beforeAll has run.
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
 import { startApp, type AppServer, type StartAppOptions } from './app-server.js';
-import { launchBrowser, openPage, type OpenedPage, type PageOptions } from './browser.js';
+import { openPage, workerBrowser, type OpenedPage, type PageOptions } from './browser.js';
 
 export interface E2EApp {
   fake: FakeAnthropic;
@@ -21,9 +21,9 @@ export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EAp
   beforeAll(async () => {
     handle.fake = await startFakeAnthropic();
     // Settled, not Promise.all: if one fails, the other is still kept so afterAll can close it (a
-    // leaked Chromium or server would keep the test run from ending).
+    // leaked server would keep the test run from ending).
     const [browser, app] = await Promise.allSettled([
-      launchBrowser(),
+      workerBrowser(),
       startApp({ ...options, baseUrl: handle.fake.url }),
     ]);
     if (browser.status === 'fulfilled') handle.browser = browser.value;
@@ -38,7 +38,7 @@ export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EAp
   });
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
-    await handle.browser?.close();
+    // The browser stays for the worker's next file.
     await handle.app?.stop();
     await handle.fake?.close();
   });
