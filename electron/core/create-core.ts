@@ -23,7 +23,7 @@ import { RunRegistry } from './runs.js';
 import { createSettingsStore, type ConfLike } from './settings-store.js';
 import { PERSONAL_ID, SpaceRegistry, Spaces } from './spaces/index.js';
 import { spaceSettingsStore } from './spaces/space-settings.js';
-import { SyncService, syncLink } from './sync/index.js';
+import { SyncService, syncLink, type SyncServiceOptions } from './sync/index.js';
 
 export interface CreateCoreOptions {
   /** Absolute data dir (resolve it with data-dir.ts's resolveDataDir). Created 0700 if missing. */
@@ -37,6 +37,8 @@ export interface CreateCoreOptions {
   conf?: ConfLike | (() => ConfLike);
   /** Echo log lines (e.g. to stderr when MNEMO_DEBUG=1). */
   logEcho?: (line: string) => void;
+  /** When sync runs by itself: after a write (debounce) and between checks (period). The app's defaults otherwise. */
+  syncTiming?: Pick<SyncServiceOptions, 'debounceMs' | 'periodMs'>;
 }
 
 export interface Core {
@@ -132,7 +134,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
   ctx.idle = (job) => spaces.whenIdle(job);
   const sync = new SyncService(
     { ctx, spaces },
-    { ...(options.keyCipher ? { cipher: options.keyCipher } : {}) },
+    { ...options.syncTiming, ...(options.keyCipher ? { cipher: options.keyCipher } : {}) },
   );
   ctx.sync = syncLink({ ctx, spaces }, sync);
   void spaces.emptyTrashSoon();

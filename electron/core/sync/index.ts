@@ -6,5 +6,11 @@ export { type SyncSpace } from './space-io.js';
 export { spaceChanges, spaceSyncOf, syncSpaceOf, type SyncBackend } from './for-core.js';
 export { syncLink } from './link.js';
 export { SyncScheduler, type SyncStatus, DEFAULT_PERIOD_MS } from './scheduler.js';
-export { SyncService, BEFORE_CONVERSATION_MS, type JoinInput, type JoinResult } from './service.js';
+export {
+  SyncService,
+  BEFORE_CONVERSATION_MS,
+  type JoinInput,
+  type JoinResult,
+  type SyncServiceOptions,
+} from './service.js';
 export { type ConflictDetail, type Resolution } from './conflicts.js';

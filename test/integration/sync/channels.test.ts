@@ -30,8 +30,9 @@ interface Window {
 
 async function open(name: string): Promise<Window> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `mnemo-sync-ui-${name}-`));
-  const core = await createCore({ dataDir, host: testHost, env: {} });
-  // The periodic check is the app's default (60 s): every sync below is asked for (syncNow) or scheduled.
+  // Every sync below is asked for (syncNow): a write's own debounced sync, which a loaded machine can run
+  // before the test's syncNow, would leave that one nothing to send and no conflict to find.
+  const core = await createCore({ dataDir, host: testHost, env: {}, syncTiming: { debounceMs: 600_000 } });
   await core.sync.start();
   const transport: Transport = await webSocketTransport({
     core,
