@@ -31,6 +31,13 @@ interface ConversationExpect {
    * first message).
    */
   titles: Map<string, Source> | null;
+  /**
+   * Titles a restart's first list may show (null: any): the last acknowledged rename's, and every title
+   * since (in flight, or found by a restart's check). The first list is the summary cache's, saved before
+   * a rename is acknowledged but after a restart's check only a moment later, so it may show any title the
+   * check found since, but never one from before an acknowledged rename.
+   */
+  firstTitles: Map<string, Source> | null;
   ackedTitle: string | null;
   titledBy: Source;
   /** The title was set by an acknowledged rename: from then on it is held to it. */
@@ -78,6 +85,7 @@ export class Expectations {
         deleted: false,
         maybeDeleted: false,
         titles: null,
+        firstTitles: null,
         ackedTitle: null,
         titledBy: 'never renamed',
         renamed: false,
@@ -107,8 +115,9 @@ export class Expectations {
           if (!allowed.has(p.state)) allowed.set(p.state, inFlight);
         }
       else if (i.kind === 'rename-conversation') {
-        const titles = this.conversation(i.conversationId).titles;
-        if (titles && !titles.has(i.title)) titles.set(i.title, inFlight);
+        const c = this.conversation(i.conversationId);
+        for (const titles of [c.titles, c.firstTitles])
+          if (titles && !titles.has(i.title)) titles.set(i.title, inFlight);
       } else if (i.kind === 'delete-conversation') this.conversation(i.conversationId).maybeDeleted = true;
     } else if (line.t === 'ack') this.ack(line);
     else if (line.t === 'fail') this.fail(line);
@@ -138,6 +147,7 @@ export class Expectations {
       c.ackedTitle = i.title;
       c.titledBy = source;
       c.titles = new Map([[i.title, source]]);
+      c.firstTitles = new Map([[i.title, source]]);
       c.renamed = true;
       c.seen = source;
     } else if (i.kind === 'delete-conversation') this.conversation(i.conversationId).deleted = true;
@@ -163,6 +173,7 @@ export class Expectations {
     else if (i.kind === 'rename-conversation') {
       const c = this.conversation(i.conversationId);
       c.titles = c.renamed && c.ackedTitle !== null ? new Map([[c.ackedTitle, c.titledBy]]) : null;
+      if (c.firstTitles?.get(i.title)?.startsWith('in flight:')) c.firstTitles.delete(i.title);
     } else if (i.kind === 'delete-conversation') this.conversation(i.conversationId).maybeDeleted = false;
   }
 
@@ -194,10 +205,26 @@ export class Expectations {
     for (const t of found.temps)
       this.violate('torn', `${round}: a temp file is left in the memory folder: ${t}`);
 
+    for (const c of found.firstList ?? []) this.firstListed(c, round);
     const seen = new Map(found.conversations.map((c) => [c.id, c]));
     for (const id of seen.keys()) this.conversation(id);
     for (const [id, c] of this.conversations) this.conversationFound(id, c, seen.get(id), round, foundBy);
     this.pending.clear();
+  }
+
+  /** A conversation of the restart's first list: no title from before an acknowledged rename, nor a deleted one. */
+  private firstListed(listed: { id: string; title: string }, round: string): void {
+    const c = this.conversations.get(listed.id);
+    if (!c) return; // created by a send in flight at the kill
+    if (c.deleted)
+      this.violate('lost', `${round}: deleted conversation ${listed.id} is back in the first list`);
+    else if (c.firstTitles && !c.firstTitles.has(listed.title)) {
+      const was = [...c.firstTitles].map(([t, source]) => `"${t}" (${source})`).join(' or ');
+      this.violate(
+        'lost',
+        `${round}: the first list titles conversation ${listed.id} "${listed.title}"; it may be titled only ${was}`,
+      );
+    }
   }
 
   private conversationFound(
@@ -230,6 +257,7 @@ export class Expectations {
     c.deleted = false;
     c.maybeDeleted = false;
     c.titles = c.renamed ? new Map([[found.title, foundBy]]) : null;
+    if (c.firstTitles && !c.firstTitles.has(found.title)) c.firstTitles.set(found.title, foundBy);
     c.ackedTitle = found.title;
     c.titledBy = foundBy;
     c.seen = foundBy;

@@ -92,6 +92,26 @@ describe('the fault checker', () => {
     ]);
   });
 
+  it("holds a restart's first list to what was acknowledged, and takes what the check found as the new baseline", () => {
+    const e = new Expectations(['/tmp']);
+    e.state(found({}, [{ title: 'first' }]), 'round 1');
+    feed(e, 'round 1', [rename(1, 'Old'), ack(1), rename(2, 'New')]);
+    // The kill came after the rename in flight reached the file, before the summary cache's next save:
+    // the first list shows the acknowledged title, the check the one in flight. Both may be.
+    e.state({ ...found({}, [{ title: 'New' }]), firstList: [{ id: ID, title: 'Old' }] }, 'round 2');
+    expect(e.violations).toEqual([]);
+    // Killed again before the cache was saved with what round 2's check found: the first list is behind
+    // that check, not behind anything acknowledged.
+    e.state({ ...found({}, [{ title: 'New' }]), firstList: [{ id: ID, title: 'Old' }] }, 'round 3');
+    expect(e.violations).toEqual([]);
+    // A first list that lost an acknowledged rename, though the check finds it.
+    feed(e, 'round 3', [rename(1, 'Newer'), ack(1)]);
+    e.state({ ...found({}, [{ title: 'Newer' }]), firstList: [{ id: ID, title: 'New' }] }, 'round 4');
+    expect(e.violations.map((v) => v.detail)).toEqual([
+      `round 4: the first list titles conversation ${ID} "New"; it may be titled only "Newer" (acknowledged: round 3 #1 rename-conversation)`,
+    ]);
+  });
+
   it('names the acknowledged message a restart lost, and the round that acknowledged it', () => {
     const e = new Expectations(['/tmp']);
     feed(e, 'round 1', [
