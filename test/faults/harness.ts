@@ -106,7 +106,7 @@ function round(
   };
   watch();
   const onLine = (line: Line): void => {
-    expect.line(line);
+    expect.line(line, name);
     if (line.t === 'ready') {
       result.readyMs = line.ms;
       result.spawnMs = Math.round(performance.now() - spawned);

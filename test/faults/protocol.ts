@@ -24,7 +24,14 @@ export interface StateLine {
   journalMismatch: { path: string; detail: string }[];
   /** Names starting with '.' left in the memory folder (temp files of interrupted writes). */
   temps: string[];
+  /** Every conversation once the start has checked the summary cache against the files. */
   conversations: ConversationSnapshot[];
+  /**
+   * The restart's first list, as a window first shows it: the summary cache's, before that check. It must
+   * hold what was acknowledged, and may lag behind the change in flight at the kill (the check then
+   * announces the difference), so it is compared, never taken as what the restart holds.
+   */
+  firstList?: { id: string; title: string }[];
   /** Conversations whose pages, walked from the end, are not exactly their full transcript. */
   pagedMismatch?: { id: string; detail: string }[];
 }

@@ -2,80 +2,14 @@
 // the real backend (createCore) on a data folder, against a fake Messages API of its own. It reports what
 // the restart found (state), continues every conversation once (check), then runs the random workload
 // until the parent kills it. Env: MNEMO_FAULTS_DISK=<bytes> fills the disk after a few operations.
-import { readdirSync } from 'node:fs';
-import * as path from 'node:path';
 import { createCore } from '../../electron/core/create-core.js';
 import { startFakeAnthropic, validateRequest } from '../fixtures/fake-anthropic/index.js';
 import { BackendClient, Hang, Refused, faultHost } from './backend-client.js';
 import type { FsFaults } from './fs-faults.js';
-import { emit, type ConversationSnapshot, type StateLine } from './protocol.js';
-import { hashOf, runOp, type OpContext, type WorkerState } from './worker-ops.js';
+import { emit } from './protocol.js';
+import { snapshot } from './snapshot.js';
+import { runOp, type OpContext, type WorkerState } from './worker-ops.js';
 import { Workload, rng } from './workload.js';
-
-/** Names starting with '.' anywhere under the memory folder. */
-function hiddenNames(dir: string, rel = ''): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const e of entries) {
-    const name = rel ? `${rel}/${e.name}` : e.name;
-    if (e.name.startsWith('.')) out.push(name);
-    else if (e.isDirectory()) out.push(...hiddenNames(path.join(dir, e.name), name));
-  }
-  return out;
-}
-
-async function pagesOf(client: BackendClient, id: string, limit: number): Promise<unknown[]> {
-  const first = await client.call('conversations.get', { id, limit });
-  const items: unknown[] = [...first.items];
-  for (let older = first.older; older;) {
-    const page = await client.call('conversations.page', { id, before: older, limit });
-    items.unshift(...page.items);
-    older = page.older;
-  }
-  return items;
-}
-
-async function snapshot(client: BackendClient, dataDir: string): Promise<StateLine> {
-  const memory = client.core.ctx.memory;
-  const files: StateLine['files'] = [];
-  const journalMismatch: StateLine['journalMismatch'] = [];
-  for (const entry of await memory.list()) {
-    if (entry.kind !== 'file') continue;
-    const { content, version } = await memory.read(entry.path);
-    files.push({ path: entry.path, hash: hashOf(content) });
-    const newest = (await memory.history(entry.path))[0];
-    if (newest?.afterHash !== version)
-      journalMismatch.push({ path: entry.path, detail: `journal says ${newest?.afterHash ?? 'nothing'}` });
-  }
-  const conversations: ConversationSnapshot[] = [];
-  const pagedMismatch: NonNullable<StateLine['pagedMismatch']> = [];
-  for (const c of (await client.call('conversations.list', {})).conversations) {
-    const { items } = await client.call('conversations.get', { id: c.id });
-    // What the restart found, as a window reads it a page at a time (three items each), from the end.
-    const paged = await pagesOf(client, c.id, 3);
-    if (JSON.stringify(paged) !== JSON.stringify(items))
-      pagedMismatch.push({ id: c.id, detail: `${paged.length} items in pages, ${items.length} in full` });
-    conversations.push({
-      id: c.id,
-      title: c.title,
-      userTexts: items.flatMap((i) => (i.kind === 'user' ? [i.text] : [])),
-      assistantTexts: items.flatMap((i) => (i.kind === 'assistant' ? [i.text] : [])),
-    });
-  }
-  return {
-    t: 'state',
-    files,
-    journalMismatch,
-    temps: hiddenNames(path.join(dataDir, 'memories')),
-    conversations,
-    pagedMismatch,
-  };
-}
 
 async function main(): Promise<void> {
   const [dataDir, seedArg] = process.argv.slice(2);
@@ -99,7 +33,11 @@ async function main(): Promise<void> {
     sinceStart: Math.round(performance.now()),
   });
 
-  const found = await snapshot(client, dataDir!);
+  const found = await snapshot(
+    client,
+    dataDir!,
+    list.conversations.map((c) => ({ id: c.id, title: c.title })),
+  );
   emit(found);
   const state: WorkerState = {
     files: new Map(),

@@ -162,10 +162,16 @@ function clearDeadOwner(lockDir: string): boolean {
   return true;
 }
 
-/** The pid recorded inside a lock folder (NaN if garbled), or undefined when there is none. */
+/**
+ * The pid recorded inside a lock folder (NaN if garbled), or undefined when there is none. An empty
+ * record is none: writeFileSync creates the file before it writes the pid, so a creator killed between
+ * the two left it empty, the same gap as a missing record (read as 0, it kept the lock for the whole
+ * stale window).
+ */
 function ownerOf(lockDir: string): number | undefined {
   try {
-    return Number(fs.readFileSync(path.join(lockDir, OWNER_FILE), 'utf8'));
+    const text = fs.readFileSync(path.join(lockDir, OWNER_FILE), 'utf8');
+    return text === '' ? undefined : Number(text);
   } catch {
     return undefined;
   }

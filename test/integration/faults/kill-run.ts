@@ -7,10 +7,15 @@ export async function expectNoViolations(seed: number, kills: number): Promise<v
   const result: FaultRunResult = await runFaults({ kills, seed });
   console.log(result.summary);
   const violations = result.expectations.violations.map((v) => `${v.kind}: ${v.detail}`);
+  // Each violation in the message itself: the assertion's own rendering of a long array is its length.
   expect(
     violations,
-    `${result.summary}\nreplay: FAULTS_SEED=${seed} FAULTS_KILLS=${kills} npm run test:faults; ` +
-      `data folder and the workers' log kept at ${result.dataDir}(.log)`,
+    [
+      result.summary,
+      ...violations,
+      `replay: FAULTS_SEED=${seed} FAULTS_KILLS=${kills} npm run test:faults; ` +
+        `data folder and the workers' log kept at ${result.dataDir}(.log)`,
+    ].join('\n'),
   ).toEqual([]);
   expect(result.kills).toBe(kills);
   await removeDataDir(result);

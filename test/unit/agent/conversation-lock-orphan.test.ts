@@ -29,6 +29,19 @@ describe('a conversation lock without an owner', () => {
     expect(await lockFile(file, { waitMs: 0 })).toBeNull();
   });
 
+  // writeFileSync creates the record before it writes the pid: a kill between the two leaves it empty.
+  it('with an empty owner record is cleared once older than any live creation can be, not before', async () => {
+    const file = path.join(dir, 'c.jsonl');
+    mkdirSync(lockPathOf(file));
+    writeFileSync(path.join(lockPathOf(file), 'pid'), '');
+    expect(await lockFile(file, { waitMs: 0 })).toBeNull();
+    const past = new Date(Date.now() - 3_000);
+    utimesSync(lockPathOf(file), past, past);
+    const lock = await lockFile(file, { waitMs: 0 });
+    expect(lock).not.toBeNull();
+    await lock!.release();
+  });
+
   it('with a garbled owner record is left to go stale, not taken', async () => {
     const file = path.join(dir, 'c.jsonl');
     mkdirSync(lockPathOf(file));

@@ -110,9 +110,13 @@ describe('clearDeadOwner', () => {
 
   test('a lock taken by ProcessLock records its owner so that a later start can clear it', async () => {
     const lock = new ProcessLock(dir);
-    await lock.run(() => Promise.resolve());
-    const [pid, ino, birth] = (await readFile(pidFile, 'utf8')).split(' ').map(Number);
-    const st = await stat(lockDir);
+    // Looked at from inside a task, while the lease is certainly held: once run() has returned, the
+    // lease is given back IDLE_MS after the task, and a test slowed by a loaded machine found the folder
+    // already gone.
+    const [record, st] = await lock.run(
+      async () => [await readFile(pidFile, 'utf8'), await stat(lockDir)] as const,
+    );
+    const [pid, ino, birth] = record.split(' ').map(Number);
     expect([pid, ino, birth]).toEqual([process.pid, st.ino, st.birthtimeMs]);
     await lock.shutdown();
   });
