@@ -1,0 +1,44 @@
+// Each face that Node starts, bundled into as few files as it needs (`npm run build:node`, after tsc): its
+// entry (which only checks the Node version, node-check.ts) and one chunk with the rest of what it runs, its
+// dependencies included, plus the chunks it imports lazily (work off the first request's path). Reading one
+// file instead of some eight hundred modules is most of what a start costs. Entries keep the paths tsc gives
+// them, which scripts and tests run; their chunks go to dist/electron/chunks/<face>/, a folder tsc never
+// writes, rebuilt whole each time so no stale chunk is left behind.
+import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { defineConfig, type RolldownOptions } from 'rolldown';
+
+const OUT = 'dist/electron';
+
+/** Entry name (its file in dist/electron) → source. main.ts runs inside Electron. */
+export const FACES: Record<string, string> = {
+  cli: 'electron/cli.ts',
+  'web-main': 'electron/web-main.ts',
+  launch: 'electron/launch.ts',
+  main: 'electron/main.ts',
+};
+
+// Loaded by the platform, never bundled: Node's own modules, Electron's API (inside Electron, or the test
+// suite's recording stand-in), and ws's optional native speed-ups (ws falls back to JavaScript without them).
+const EXTERNAL = ['electron', /^node:/, ...builtinModules, 'bufferutil', 'utf-8-validate'];
+
+function face(name: string, input: string): RolldownOptions {
+  const chunks = path.join(OUT, 'chunks', name);
+  return {
+    input: { [name]: input },
+    platform: 'node',
+    external: EXTERNAL,
+    logLevel: 'warn',
+    plugins: [{ name: 'clean-chunks', buildStart: () => rmSync(chunks, { recursive: true, force: true }) }],
+    output: {
+      dir: OUT,
+      format: 'esm',
+      entryFileNames: '[name].js',
+      chunkFileNames: `chunks/${name}/[name].js`,
+      sourcemap: true,
+    },
+  };
+}
+
+export default defineConfig(Object.entries(FACES).map(([name, input]) => face(name, input)));
