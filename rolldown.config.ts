@@ -37,6 +37,8 @@ function face(name: string, input: string): RolldownOptions {
       entryFileNames: '[name].js',
       chunkFileNames: `chunks/${name}/[name].js`,
       sourcemap: true,
+      charset: 'ascii',
+      comments: { legal: true, annotation: false, jsdoc: false },
     },
   };
 }

@@ -6,7 +6,8 @@
 // needs --yes. A chat run in a space with a remote syncs at its start and its end (chatSync).
 import type { Core } from './core/create-core.js';
 import { PERSONAL_ID } from './core/spaces/index.js';
-import { parseRemoteUrl, SyncError, type SyncReport } from './core/sync/index.js';
+import { parseRemoteUrl } from './core/sync/config.js';
+import { SyncError, type SyncReport } from './core/sync/report.js';
 import type { SyncCommand } from './cli-sync-args.js';
 
 type Print = (line: string) => void;
@@ -123,7 +124,7 @@ export function printReport(report: SyncReport, label: string, out: Print): void
 
 /** A chat's sync at its start and end, when the space has a remote: a failure is said, never fatal. */
 export async function chatSync(core: Core, spaceId: string, err: Print): Promise<void> {
-  if (!(await core.sync.of(spaceId)).configured()) return;
+  if (!core.sync.hasRemote(spaceId)) return;
   try {
     const report = await core.sync.syncNow(spaceId);
     if (report.outcome === 'synced')
