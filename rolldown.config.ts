@@ -4,10 +4,13 @@
 // file instead of some eight hundred modules is most of what a start costs. Entries keep the paths tsc gives
 // them, which scripts and tests run; their chunks go to dist/electron/chunks/<face>/, a folder tsc never
 // writes, rebuilt whole each time so no stale chunk is left behind.
-import { rmSync } from 'node:fs';
+//
+// `npm run build:node` runs this file with Node (`node rolldown.config.ts`), which builds every face and
+// prints only warnings and errors; the rolldown CLI (`rolldown -c`) builds the same but lists every file.
+import { chmodSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { defineConfig, type RolldownOptions } from 'rolldown';
+import { defineConfig, rolldown, type OutputOptions, type RolldownOptions } from 'rolldown';
 
 const OUT = 'dist/electron';
 
@@ -43,4 +46,18 @@ function face(name: string, input: string): RolldownOptions {
   };
 }
 
-export default defineConfig(Object.entries(FACES).map(([name, input]) => face(name, input)));
+const configs = Object.entries(FACES).map(([name, input]) => face(name, input));
+export default defineConfig(configs);
+
+if (import.meta.main) {
+  for (const config of configs) {
+    const build = await rolldown(config);
+    try {
+      await build.write(config.output as OutputOptions);
+    } finally {
+      await build.close();
+    }
+  }
+  // The `mnemo` bin is this file itself, run by its shebang.
+  chmodSync(path.join(OUT, 'cli.js'), 0o755);
+}

@@ -152,4 +152,3 @@ async function review(core: ChatFace, e: Extract<RunEvent, { type: 'review.reque
     reply === 'y' || reply === 'yes' ? undefined : 'The user declined.',
   );
 }
-
