@@ -14,16 +14,19 @@ import { defineConfig, rolldown, type OutputOptions, type RolldownOptions } from
 
 const OUT = 'dist/electron';
 
-/** Entry name (its file in dist/electron) → source. main.ts runs inside Electron. */
+/**
+ * Entry name (its file in dist/electron) → source. Not main.ts: it runs inside Electron, whose Node is
+ * new enough, loads its heavy part after `ready` (shell/desktop.ts), and stays tsc's output, the code that
+ * Electronegativity scans and electron-builder packages.
+ */
 export const FACES: Record<string, string> = {
   cli: 'electron/cli.ts',
   'web-main': 'electron/web-main.ts',
   launch: 'electron/launch.ts',
-  main: 'electron/main.ts',
 };
 
-// Loaded by the platform, never bundled: Node's own modules, Electron's API (inside Electron, or the test
-// suite's recording stand-in), and ws's optional native speed-ups (ws falls back to JavaScript without them).
+// Loaded by the platform, never bundled: Node's own modules, Electron's API (no face here imports it; kept
+// out in case one ever does), and ws's optional native speed-ups (ws falls back to JavaScript without them).
 const EXTERNAL = ['electron', /^node:/, ...builtinModules, 'bufferutil', 'utf-8-validate'];
 
 function face(name: string, input: string): RolldownOptions {

@@ -39,7 +39,6 @@ const PARTS = {
       'dist/electron/chunks/cli',
       'dist/electron/chunks/web-main',
       'dist/electron/chunks/launch',
-      'dist/electron/chunks/main',
     ],
   },
   web: {
