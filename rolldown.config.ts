@@ -27,7 +27,16 @@ export const FACES: Record<string, string> = {
 
 // Loaded by the platform, never bundled: Node's own modules, Electron's API (no face here imports it; kept
 // out in case one ever does), and ws's optional native speed-ups (ws falls back to JavaScript without them).
-const EXTERNAL = ['electron', /^node:/, ...builtinModules, 'bufferutil', 'utf-8-validate'];
+// isomorphic-git too: only the sync engine loads it, never on the way to a first request, and its HTTP
+// client calls url.parse(), which Node warns about on stderr unless the caller is under node_modules.
+const EXTERNAL = [
+  'electron',
+  /^node:/,
+  ...builtinModules,
+  'bufferutil',
+  'utf-8-validate',
+  /^isomorphic-git(\/|$)/,
+];
 
 function face(name: string, input: string): RolldownOptions {
   const chunks = path.join(OUT, 'chunks', name);
