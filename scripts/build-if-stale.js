@@ -15,6 +15,8 @@ import path from 'node:path';
 // is added, removed or renamed). Outputs: what every build of the part writes anew; the oldest counts.
 // The faces' chunk folders stand for the Node side because tsc never writes them, while it does write
 // the entries' paths (an edited entry typechecked with `npm run typecheck` must still be bundled again).
+// Required: what must exist but is rewritten only when its own source changes (tsc's main.js), so its
+// time says nothing about the last build.
 const PARTS = {
   node: {
     script: 'build:node',
@@ -34,12 +36,12 @@ const PARTS = {
       'dist/electron/cli.js',
       'dist/electron/web-main.js',
       'dist/electron/launch.js',
-      'dist/electron/main.js',
       'dist/electron/preload.cjs',
       'dist/electron/chunks/cli',
       'dist/electron/chunks/web-main',
       'dist/electron/chunks/launch',
     ],
+    required: ['dist/electron/main.js'],
   },
   web: {
     script: 'build:web',
@@ -55,6 +57,7 @@ const PARTS = {
       'tsconfig.web.json',
     ],
     outputs: ['dist/renderer/index.html'],
+    required: [],
   },
 };
 
@@ -88,12 +91,15 @@ function newerSource(root, sources, since) {
 
 /** Why `part` must be built again in `root`, or undefined when its outputs are current. */
 function staleReason(root, part) {
-  const { sources, outputs } = PARTS[part];
+  const { sources, outputs, required } = PARTS[part];
   let oldest = Infinity;
   for (const output of outputs) {
     const time = mtime(path.join(root, output));
     if (time === undefined) return `${output} is missing`;
     oldest = Math.min(oldest, time);
+  }
+  for (const file of required) {
+    if (mtime(path.join(root, file)) === undefined) return `${file} is missing`;
   }
   const newer = newerSource(root, sources, oldest);
   return newer === undefined ? undefined : `${newer} changed since the last build`;

@@ -126,6 +126,17 @@ describe('build-if-stale', () => {
     expect(result.stderr).toContain('(memory changed since the last build)');
   });
 
+  it('does not go by the time of a file only tsc writes when its own source changes (main.js)', () => {
+    const root = project();
+    check(root, ['node']);
+    setAge(root, 'dist/electron/main.js', 120);
+    expect(check(root, ['node']).builds).toEqual([]);
+    rmSync(path.join(root, 'dist/electron/main.js'));
+    const missing = check(root, ['node']);
+    expect(missing.builds).toEqual(['node']);
+    expect(missing.stderr).toContain('(dist/electron/main.js is missing)');
+  });
+
   it('a missing chunk folder counts as missing, whatever the entries say', () => {
     const root = project();
     check(root, ['node']);
