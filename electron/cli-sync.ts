@@ -6,58 +6,9 @@
 // needs --yes. A chat run in a space with a remote syncs at its start and its end (chatSync).
 import type { Core } from './core/create-core.js';
 import { PERSONAL_ID } from './core/spaces/index.js';
-import { parseRemoteUrl, SyncError, type SyncReport } from './core/sync/index.js';
-
-export const syncOptions = {
-  'sync-remote': { type: 'string' },
-  sync: { type: 'boolean' },
-  'sync-push-mine': { type: 'boolean' },
-  'sync-take-theirs': { type: 'boolean' },
-} as const;
-
-export const SYNC_USAGE = `  --sync-remote URL         sync the space (--space NAME, else Personal) through this git remote (https);
-                            token from MNEMO_SYNC_TOKEN, user from the URL or MNEMO_SYNC_USER
-  --sync                    sync the space now; prints what moved, conflicts and refused entries
-  --sync-push-mine          with --sync, after the remote's history was rewritten: push this copy over it
-  --sync-take-theirs        with --sync, after the remote's history was rewritten: take the remote's copy
-                            (this space is backed up first)`;
-
-export type SyncCommand =
-  | { kind: 'remote'; url: string; space: string | undefined; yes: boolean }
-  | { kind: 'sync'; space: string | undefined; resolve?: 'push-mine' | 'take-theirs' };
-
-interface SyncValues {
-  'sync-remote'?: string | undefined;
-  sync?: boolean | undefined;
-  'sync-push-mine'?: boolean | undefined;
-  'sync-take-theirs'?: boolean | undefined;
-  space?: string | undefined;
-  yes?: boolean | undefined;
-}
-
-export function syncCommandOf(
-  v: SyncValues,
-  positionals: string[],
-  usage: (message: string) => Error,
-): SyncCommand | undefined {
-  const resolve = v['sync-push-mine'] ? 'push-mine' : v['sync-take-theirs'] ? 'take-theirs' : undefined;
-  if (v['sync-remote'] === undefined && !v.sync) {
-    if (resolve) throw usage('--sync-push-mine and --sync-take-theirs go with --sync.');
-    return undefined;
-  }
-  if (v['sync-remote'] !== undefined && v.sync)
-    throw usage('--sync-remote joins and syncs: leave out --sync.');
-  if (positionals.length > 0) throw usage('The sync commands take no message.');
-  if (v['sync-push-mine'] && v['sync-take-theirs'])
-    throw usage('Choose one: --sync-push-mine or --sync-take-theirs.');
-  if (v['sync-remote'] !== undefined) {
-    if (resolve) throw usage('--sync-push-mine and --sync-take-theirs go with --sync.');
-    if (!v['sync-remote'].trim()) throw usage('--sync-remote needs the address of a git repository.');
-    return { kind: 'remote', url: v['sync-remote'], space: v.space, yes: v.yes === true };
-  }
-  if (v.yes) throw usage('--yes goes with --sync-remote or --delete-space.');
-  return { kind: 'sync', space: v.space, ...(resolve ? { resolve } : {}) };
-}
+import { parseRemoteUrl } from './core/sync/config.js';
+import { SyncError, type SyncReport } from './core/sync/report.js';
+import type { SyncCommand } from './cli-sync-args.js';
 
 type Print = (line: string) => void;
 
@@ -173,7 +124,7 @@ export function printReport(report: SyncReport, label: string, out: Print): void
 
 /** A chat's sync at its start and end, when the space has a remote: a failure is said, never fatal. */
 export async function chatSync(core: Core, spaceId: string, err: Print): Promise<void> {
-  if (!(await core.sync.of(spaceId)).configured()) return;
+  if (!core.sync.hasRemote(spaceId)) return;
   try {
     const report = await core.sync.syncNow(spaceId);
     if (report.outcome === 'synced')

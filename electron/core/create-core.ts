@@ -23,7 +23,8 @@ import { RunRegistry } from './runs.js';
 import { createSettingsStore, type ConfLike } from './settings-store.js';
 import { PERSONAL_ID, SpaceRegistry, Spaces } from './spaces/index.js';
 import { spaceSettingsStore } from './spaces/space-settings.js';
-import { SyncService, syncLink, type SyncServiceOptions } from './sync/index.js';
+import { syncLink } from './sync/link.js';
+import { SyncService, type SyncServiceOptions } from './sync/service.js';
 
 export interface CreateCoreOptions {
   /** Absolute data dir (resolve it with data-dir.ts's resolveDataDir). Created 0700 if missing. */

@@ -3,7 +3,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ArchiveError, JOURNAL_PREFIX, TOP_FOLDER, type ArchiveLimits } from './limits.js';
-import { readZip } from './zip-reader.js';
+import type { readZip } from './zip-reader.js';
 
 export type ImportSource = { kind: 'zip'; name: string; data: Uint8Array } | { kind: 'folder'; path: string };
 
@@ -43,8 +43,8 @@ function stripTop(entries: SourceEntry[]): SourceEntry[] {
     .map((e) => (e.name.startsWith(TOP_FOLDER) ? { ...e, name: e.name.slice(TOP_FOLDER.length) } : e));
 }
 
-function fromZip(data: Uint8Array, limits: ArchiveLimits): SourceEntry[] {
-  return readZip(data, limits).map((entry): SourceEntry => {
+function fromZip(zip: typeof readZip, data: Uint8Array, limits: ArchiveLimits): SourceEntry[] {
+  return zip(data, limits).map((entry): SourceEntry => {
     const item: SourceEntry = {
       name: entry.name.replace(/\/+$/, ''),
       isDir: entry.isDir,
@@ -122,7 +122,10 @@ async function fromFolder(root: string, limits: ArchiveLimits): Promise<SourceEn
 }
 
 export async function readSource(source: ImportSource, limits: ArchiveLimits): Promise<SourceEntry[]> {
+  // The zip reader (and its inflater) is loaded by the first import of a zip, not with the memory layer.
   const entries =
-    source.kind === 'zip' ? fromZip(source.data, limits) : await fromFolder(source.path, limits);
+    source.kind === 'zip'
+      ? fromZip((await import('./zip-reader.js')).readZip, source.data, limits)
+      : await fromFolder(source.path, limits);
   return stripTop(entries);
 }

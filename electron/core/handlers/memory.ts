@@ -1,12 +1,8 @@
 // The memory panel's channels, over the memory layer (ctx.memory), its search index (ctx.memorySearch),
 // facts and export/import. Every change here is the user's (actor 'user'); every change by anyone is
 // re-emitted as a `memory.changed` event so the panel updates live.
-import {
-  ArchiveError,
-  exportMemory,
-  ImportSessions,
-  ImportTokenError,
-} from '../../../memory/archive/index.js';
+import { ImportSessions, ImportTokenError } from '../../../memory/archive/import.js';
+import { ArchiveError } from '../../../memory/archive/limits.js';
 import { FactError, removeFact, splitFacts } from '../../../memory/facts.js';
 import { isMemoryError, type Actor, type ChangeEvent } from '../../../memory/index.js';
 import type { DomainHandlers, EventPayload, ResOut } from '../../../shared/contract.js';
@@ -135,6 +131,8 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     }),
     'memory.stale': guard(async () => ({ entries: await memory.stale() })),
     'memory.export': guard(async ({ includeJournal }) => {
+      // The zip writer is loaded by the first export, not with the backend.
+      const { exportMemory } = await import('../../../memory/archive/export.js');
       const archive = await exportMemory(memory, { includeJournal });
       const saved = await ctx.host.saveFile({
         defaultName: spaceExportName(archive.fileName, ctx.space),

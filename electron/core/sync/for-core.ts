@@ -5,7 +5,7 @@ import { getAgent } from '../agent/index.js';
 import { forgetEverywhere } from '../forget.js';
 import type { KeyCipher } from '../key-vault.js';
 import type { Spaces } from '../spaces/index.js';
-import { SpaceSync } from './engine.js';
+import type { SpaceSync } from './engine.js';
 import type { SyncSpace } from './space-io.js';
 
 /**
@@ -54,11 +54,15 @@ export async function spaceChanges(
   };
 }
 
-/** The sync of one space of this backend (its settings in DIR/sync/, its token through `cipher`). */
+/**
+ * The sync of one space of this backend (its settings in DIR/sync/, its token through `cipher`). The engine
+ * (git, merges) is loaded here, on a space's first sync, not with the backend: most starts never sync.
+ */
 export async function spaceSyncOf(
   core: SyncBackend,
   spaceId: string,
   cipher?: KeyCipher,
 ): Promise<SpaceSync> {
-  return new SpaceSync(core.ctx.dataDir, await syncSpaceOf(core, spaceId), cipher);
+  const [{ SpaceSync }, space] = await Promise.all([import('./engine.js'), syncSpaceOf(core, spaceId)]);
+  return new SpaceSync(core.ctx.dataDir, space, cipher);
 }

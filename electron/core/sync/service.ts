@@ -81,9 +81,16 @@ export class SyncService {
   async start(): Promise<void> {
     this.started = true;
     for (const space of await this.core.spaces.list()) {
-      if (new SyncConfigStore(syncPaths(this.core.ctx.dataDir, space.id)).remote() !== undefined)
-        await this.schedule(space.id);
+      if (this.hasRemote(space.id)) await this.schedule(space.id);
     }
+  }
+
+  /**
+   * Whether the space has a remote, from its remote file alone: asking the space's sync (`of`) loads the
+   * git engine and opens the space, which a chat in a space without a remote never needs.
+   */
+  hasRemote(spaceId: string): boolean {
+    return new SyncConfigStore(syncPaths(this.core.ctx.dataDir, spaceId)).remote() !== undefined;
   }
 
   status(spaceId: string): SyncStatus {

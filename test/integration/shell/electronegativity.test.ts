@@ -55,9 +55,12 @@ let parseErrors = '';
 
 beforeAll(async () => {
   scanned = fs.mkdtempSync(path.join(os.tmpdir(), 'mnemo-eneg-'));
+  // Not dist/electron/chunks: the terminal and browser faces bundled with their dependencies, which never
+  // run in Electron; tsc's output of every source file, theirs included, is beside them and scanned.
+  const chunks = path.join(root, 'dist/electron/chunks');
   fs.cpSync(path.join(root, 'dist/electron'), path.join(scanned, 'electron'), {
     recursive: true,
-    filter: (src) => fs.statSync(src).isDirectory() || /\.(c?js)$/.test(src),
+    filter: (src) => src !== chunks && (fs.statSync(src).isDirectory() || /\.(c?js)$/.test(src)),
   });
   fs.copyFileSync(path.join(root, 'dist/renderer/index.html'), path.join(scanned, 'index.html'));
   fs.writeFileSync(
