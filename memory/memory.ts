@@ -250,9 +250,20 @@ class MemoryStore implements Memory {
   async flush(): Promise<void> {
     if (this.closed) return;
     await this.k.lock.run(async (fresh) => {
-      if (fresh) await this.k.catchUp();
-      await this.k.checkpoint();
-      await saveState(this.k);
+      // What a deferred checkpoint or state save still waiting would do is done here, so they are dropped:
+      // left, they took the lock again later with nothing to do (an idle space's lock coming and going).
+      // A change after this point schedules them anew; a checkpoint that fails here is tried again later.
+      this.k.checkpoints.cancel();
+      clearTimeout(this.stateTimer);
+      this.stateTimer = undefined;
+      try {
+        if (fresh) await this.k.catchUp();
+        await this.k.checkpoint();
+        await saveState(this.k);
+      } catch (error) {
+        this.k.checkpoints.schedule();
+        throw error;
+      }
     });
     // Outside the lock: nothing else reads the trash, and freeing many files should not hold up writes.
     void this.k.trash.empty();
@@ -261,12 +272,12 @@ class MemoryStore implements Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.watcher?.stop();
+    // A folder that cannot be synced leaves the checkpoint unwritten (recovery redoes from the journal);
+    // the store still closes and gives the lock back. Not tried again later: nothing runs after a close.
+    await this.flush().catch(() => undefined);
     clearTimeout(this.stateTimer);
     this.stateTimer = undefined;
     this.k.checkpoints.cancel();
-    // A folder that cannot be synced leaves the checkpoint unwritten (recovery redoes from the journal);
-    // the store still closes and gives the lock back.
-    await this.flush().catch(() => undefined);
     await this.k.trash.empty();
     this.closed = true;
     this.k.closed = true;

@@ -1,7 +1,8 @@
 // The Activity tab of a long conversation (issue 14, item 5), in Chromium against browser mode: 800 turns
-// with a tool call each, seeded on disk. Shown, the tab lists the calls of the last page only (the page
-// the chat opened with: every request names a limit, and what comes back is a small part of the file),
-// and scrolling to the end of the list (oldest shown last) loads the calls before them.
+// with a tool call each, seeded on disk. Shown, the tab lists the calls of the last page (the page the
+// chat opened with) and of the few earlier pages it loads by itself while its end is in view: every
+// request names a limit, and what comes back is a small part of the file. Scrolling to the end of the
+// list (oldest shown last) loads the calls before them.
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -137,6 +138,9 @@ describe('the Activity tab of a long conversation', () => {
       name: `memory · view /memories/note-${TURNS - 1}.md`,
     });
     await expect.poll(() => newest.isVisible(), poll).toBe(true);
+    // Counted once the tab is done filling itself: until then a page may land between two reads.
+    const list = panel.activity.getByRole('list', { name: 'Tool calls' });
+    await expect.poll(() => list.getAttribute('aria-busy'), poll).toBe('false');
 
     const calls = await listed(panel);
     expect(calls[0]).toBe(TURNS - 1);

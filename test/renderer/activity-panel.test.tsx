@@ -1,8 +1,11 @@
 // The Activity tab: tool calls from the transcript merged with live chat.event tool.call/tool.result, with
-// time, duration, input, result and errors, filterable by tool.
+// time, duration, input, result and errors, filterable by tool. Its end loads earlier pages by itself
+// while in view, deciding after each page from the observer's answer about the layout with that page
+// drawn; until that answer the list says it is busy (aria-busy), so what it shows is final once it is not.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../shared/channels/chat';
+import type { TranscriptItem } from '../../shared/channels/conversations';
 import { setApi } from '../../renderer/api';
 import { ActivityPanel } from '../../renderer/features/tool-log';
 import { resetActivityStore } from '../../renderer/store/activity';
@@ -161,5 +164,115 @@ describe('the Activity tab', () => {
     useChat.setState({ conversationId: null });
     render(<ActivityPanel />);
     expect(screen.getByText('No tool calls yet')).toBeTruthy();
+  });
+});
+
+/** The observations waiting for an answer: each observe() is answered once, as a browser's would be. */
+let waiting: { target: Element; answer: (entry: Partial<IntersectionObserverEntry>) => void }[] = [];
+
+class StandInObserver {
+  constructor(private readonly callback: IntersectionObserverCallback) {}
+  observe(target: Element): void {
+    waiting.push({
+      target,
+      answer: (entry) => this.callback([{ target, ...entry } as IntersectionObserverEntry], this as never),
+    });
+  }
+  unobserve(target: Element): void {
+    waiting = waiting.filter((w) => w.target !== target);
+  }
+  disconnect(): void {
+    waiting = [];
+  }
+}
+
+/** Answers the latest observation of the list's end: in view or not. */
+async function endIs(inView: boolean): Promise<void> {
+  const last = waiting.at(-1);
+  expect(last, 'the end is being observed').toBeDefined();
+  waiting = [];
+  await act(async () => last!.answer({ isIntersecting: inView }));
+}
+
+const toolItem = (n: number): TranscriptItem => ({
+  kind: 'tool',
+  id: `t${n}`,
+  toolUseId: `toolu_${n}`,
+  name: 'memory',
+  input: { command: 'view', path: `/memories/note-${n}.md` },
+  result: 'ok',
+  isError: false,
+  durationMs: 1,
+  at: `2026-03-01T12:00:${String(n).padStart(2, '0')}Z`,
+});
+
+const pages = () => callsTo(backend, 'conversations.page').length;
+
+describe('the Activity tab filling itself with earlier pages', () => {
+  // The list's end is observed by a stand-in the test answers, as the browser would once it is laid out.
+  beforeEach(() => {
+    waiting = [];
+    vi.stubGlobal('IntersectionObserver', StandInObserver);
+    // The last page holds call 9, each page before it one call down to call 1; a page ends where the
+    // window begins (its `newer` is the cursor it was asked with).
+    backend.impl['conversations.get'] = ({ id }: { id: string }) => ({
+      conversation: {
+        id,
+        title: 'Test',
+        createdAt: '2026-03-01T12:00:00Z',
+        updatedAt: '2026-03-01T12:00:00Z',
+        memory: true,
+        messageCount: 9,
+      },
+      items: [toolItem(9)],
+      older: 'c8',
+      newer: null,
+    });
+    backend.impl['conversations.page'] = (req) => {
+      const before = req.before ?? '';
+      const n = Number(before.slice(1));
+      return { items: [toolItem(n)], older: n > 1 ? `c${n - 1}` : null, newer: before };
+    };
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is busy until the end is known to be out of view after the last page drawn', async () => {
+    render(<ActivityPanel />);
+    const panel = screen.getByRole('region', { name: 'Activity' });
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories/note-9.md' });
+    const list = within(panel).getByRole('list', { name: 'Tool calls' });
+    // Shown, but where its end is is not known yet: a page may follow.
+    expect(list.getAttribute('aria-busy')).toBe('true');
+
+    await endIs(true);
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories/note-8.md' });
+    expect(pages()).toBe(1);
+    // That page is drawn: still busy until the end is looked at again.
+    expect(list.getAttribute('aria-busy')).toBe('true');
+
+    await endIs(true);
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories/note-7.md' });
+    expect(pages()).toBe(2);
+
+    await endIs(false);
+    expect(list.getAttribute('aria-busy')).toBe('false');
+    expect(pages()).toBe(2);
+    expect(within(panel).getByRole('status').textContent).toBe('3 of 3 calls in the latest messages');
+  });
+
+  it('stops after its budget of pages while the end stays in view, and is then done', async () => {
+    render(<ActivityPanel />);
+    const panel = screen.getByRole('region', { name: 'Activity' });
+    await within(panel).findByRole('listitem', { name: 'memory · view /memories/note-9.md' });
+    const list = within(panel).getByRole('list', { name: 'Tool calls' });
+    for (let shown = 9; pages() < 5; shown--) {
+      await endIs(true);
+      await within(panel).findByRole('listitem', { name: `memory · view /memories/note-${shown - 1}.md` });
+    }
+    // Five pages on one coming into view: the end still in view loads no more, and the list is done.
+    await endIs(true);
+    expect(pages()).toBe(5);
+    expect(list.getAttribute('aria-busy')).toBe('false');
+    expect(within(panel).getByRole('button', { name: 'Show earlier calls' })).toBeTruthy();
   });
 });

@@ -211,6 +211,8 @@ export class ConversationStore extends StoreBase {
         }
         // Not open here: its head is read again from the file (which is then open).
         const body = await readBody(this.dir, id).catch(() => undefined);
+        // Read in meanwhile (an adopt): writes apply to that state, so it is caught up, never replaced.
+        if (this.byId.has(id)) return void (await this.catchUp(id, false).catch(() => 0));
         if (body) {
           this.byId.set(id, body.state);
           this.tails.set(id, body.tail);
@@ -391,12 +393,7 @@ export class ConversationStore extends StoreBase {
     await this.locked(id, async () => {
       await this.writers.get(id)?.flushed();
       await fs.mkdir(targetDir, { recursive: true, mode: 0o700 });
-      if (
-        await fs.stat(target).then(
-          () => true,
-          () => false,
-        )
-      ) {
+      if (await exists(target)) {
         throw new ContractError('conflict', 'That space already has a conversation with this id.');
       }
       const writer = this.writers.get(id);
@@ -418,9 +415,12 @@ export class ConversationStore extends StoreBase {
     if (!this.byId.has(id) && ID.test(id)) {
       const body = await readBody(this.dir, id).catch(() => undefined);
       if (!body) throw new ContractError('unavailable', 'The moved conversation cannot be read.');
-      this.byId.set(id, body.state);
-      this.tails.set(id, body.tail);
-      this.book.set(id, headOf(body.state), body.stamp);
+      // Unless the folder's watcher read it in meanwhile: a write may already hold that state.
+      if (!this.byId.has(id)) {
+        this.byId.set(id, body.state);
+        this.tails.set(id, body.tail);
+        this.book.set(id, headOf(body.state), body.stamp);
+      }
       this.changed(id);
     }
     return this.get(id);

@@ -2,7 +2,7 @@
 // errors, filterable by tool. Live calls appear as they start and complete when their result arrives.
 // Newest first, a page of the conversation at a time: earlier calls load as the reader reaches the end
 // of the list (or presses "Show earlier calls").
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { type RefObject, useEffect, useId, useState, type ReactElement } from 'react';
 import { EmptyState } from '../../components/empty-state';
 import { Spinner } from '../../components/spinner';
 import { formatDuration } from '../../lib/format';
@@ -20,6 +20,7 @@ import { useSpaces } from '../../store/spaces';
 import { useUi } from '../../store/ui';
 import { filterCalls, formatInput, summarizeCall, toolCounts } from './summary';
 import { SpaceLabel } from '../spaces';
+import { useEarlierPages } from './use-earlier-pages';
 import './tool-log.css';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, {
@@ -76,6 +77,8 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
     // The space too: a conversation moved to another space keeps its id, and the switch emptied the store.
   }, [conversationId, visible, space]);
 
+  const earlier = useEarlierPages(conversationId, calls, hasEarlier && visible, paging);
+
   const counts = toolCounts(calls);
   // A filter for a tool this conversation never used would show an empty list for no visible reason.
   const activeFilter = filter && counts.some((c) => c.name === filter) ? filter : null;
@@ -116,49 +119,29 @@ function ConversationActivity({ conversationId }: { conversationId: string }): R
           {error}
         </p>
       )}
-      <ol className="tl-list" aria-label="Tool calls">
+      {/* Busy while it loads earlier calls by itself: the counts above may still grow. */}
+      <ol className="tl-list" aria-label="Tool calls" aria-busy={earlier.busy}>
         {shown.map((call) => (
           <CallItem key={call.toolUseId} call={call} />
         ))}
       </ol>
-      {hasEarlier && visible && <Earlier conversationId={conversationId} paging={paging} />}
+      {hasEarlier && visible && <Earlier conversationId={conversationId} paging={paging} end={earlier.end} />}
     </>
   );
 }
 
-/** How many pages in a row the list loads by itself while its end stays in view (no calls in them). */
-const AUTO_PAGES = 5;
-
-/**
- * The end of the list: "Show earlier calls", pressed by itself when it comes into view (the reader
- * scrolled to the oldest call shown, or the calls loaded do not fill the tab), up to AUTO_PAGES pages
- * while it stays in view, so a long chat without tool calls is not fetched whole for an empty list.
- */
-function Earlier({ conversationId, paging }: { conversationId: string; paging: boolean }): ReactElement {
-  const ref = useRef<HTMLDivElement>(null);
-  const inView = useRef(false);
-  const budget = useRef(AUTO_PAGES);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof IntersectionObserver !== 'function') return;
-    const observer = new IntersectionObserver(([entry]) => {
-      const entered = !inView.current && entry!.isIntersecting;
-      inView.current = entry!.isIntersecting;
-      if (!entered) return;
-      budget.current = AUTO_PAGES - 1;
-      void loadEarlierActivity(conversationId);
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [conversationId]);
-  useEffect(() => {
-    // A page came in and the end is still in view: the next one, while the budget lasts.
-    if (paging || !inView.current || budget.current <= 0) return;
-    budget.current--;
-    void loadEarlierActivity(conversationId);
-  }, [paging, conversationId]);
+/** The end of the list: "Show earlier calls", pressed by itself while it is in view (use-earlier-pages.ts). */
+function Earlier({
+  conversationId,
+  paging,
+  end,
+}: {
+  conversationId: string;
+  paging: boolean;
+  end: RefObject<HTMLDivElement | null>;
+}): ReactElement {
   return (
-    <div ref={ref} className="tl-earlier">
+    <div ref={end} className="tl-earlier">
       <Button onClick={() => void loadEarlierActivity(conversationId)} disabled={paging}>
         {paging ? 'Loading earlier calls…' : 'Show earlier calls'}
       </Button>

@@ -3,10 +3,11 @@
 // at the other spaces' folders, runs as the model in a fresh space B through the real backend and the
 // fake Messages API. Each is refused or stays inside B; nothing of A or Personal changes; no request, tool
 // result or event names A's canary, its id or name, or a host path.
+import { existsSync } from 'node:fs';
 import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { text, toolUse } from '../../fixtures/fake-anthropic/index.js';
 import { hostileCases, type HostileCase } from '../../unit/memory/hostile-cases.js';
 import type { Sandbox } from '../../unit/memory/helpers.js';
@@ -20,7 +21,21 @@ let base: string;
 let aId: string;
 let aDir: string;
 
-/** Everything under `dir`: relative path -> content, 'dir' or 'link'. */
+/** What an entry listed in a folder was gone by the time it was read (it came and went). */
+const VANISHED = 'vanished while read';
+
+/** `read()`, or VANISHED when the entry is no longer there. */
+const unlessGone = <T>(read: Promise<T>): Promise<T | typeof VANISHED> =>
+  read.catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return VANISHED;
+    throw error;
+  });
+
+/**
+ * Everything under `dir`: relative path -> content, 'dir' or 'link'. An entry that vanishes between the
+ * listing and its reading is kept as VANISHED, not skipped: in a folder nothing may touch, something
+ * coming and going is itself what the comparison must show.
+ */
 async function snapshot(
   dir: string,
   out: Record<string, string> = {},
@@ -28,20 +43,16 @@ async function snapshot(
 ): Promise<Record<string, string>> {
   for (const name of (await readdir(path.join(dir, rel)).catch(() => [])).sort()) {
     const r = path.join(rel, name);
-    const st = await lstat(path.join(dir, r));
-    if (st.isDirectory()) {
+    const st = await unlessGone(lstat(path.join(dir, r)));
+    if (st === VANISHED) out[r] = VANISHED;
+    else if (st.isDirectory()) {
       out[r] = 'dir';
       await snapshot(dir, out, r);
     } else if (st.isSymbolicLink()) out[r] = 'link';
-    else out[r] = await readFile(path.join(dir, r), 'utf8');
+    else out[r] = await unlessGone(readFile(path.join(dir, r), 'utf8'));
   }
   return out;
 }
-
-const withoutLock = (snap: Record<string, string>) =>
-  Object.fromEntries(
-    Object.entries(snap).filter(([k]) => k !== 'lock' && k !== 'lock.pid' && !k.startsWith('lock/')),
-  );
 
 /** The strings of a tool input (what the model itself said may come back to it). */
 const stringsOf = (input: unknown): string[] =>
@@ -55,8 +66,9 @@ const others = async () => ({
   a: await snapshot(aDir),
   personal: {
     memories: await snapshot(path.join(h.dataDir, 'memories')),
-    // Less the lock and its owner record: the open memory takes and drops its lease on its own.
-    journal: withoutLock(await snapshot(path.join(h.dataDir, 'memory-journal'))),
+    // Its lock and the lock's owner record included: Personal's memory, open and idle, takes no lock
+    // while B works, and nothing B does may take it either.
+    journal: await snapshot(path.join(h.dataDir, 'memory-journal')),
     conversations: await snapshot(path.join(h.dataDir, 'conversations')),
   },
 });
@@ -71,7 +83,11 @@ beforeAll(async () => {
   // The unit table's links point at `outside/secret.txt`: here that is space A's memory folder.
   await writeFile(path.join(aDir, 'memories', 'secret.txt'), `outside content ${CANARY_A}\n`);
   await writeFile(path.join(aDir, 'memories', 'notes.md'), `# Alpha\n${CANARY_A} merger plans\n`);
-  await h.core.ctx.memory.flush(); // Personal's lazy state is written now, not during a case
+  // Opened again, so that what Personal's memory scheduled for itself after those writes (its watcher
+  // looking at its own write, a deferred checkpoint, a state save) is done before the cases, not during one.
+  await h.restart();
+  // Its lease from opening given back (the lock's folder goes with it) before the first case looks.
+  await vi.waitFor(() => expect(existsSync(path.join(h.dataDir, 'memory-journal', 'lock'))).toBe(false));
 });
 afterAll(async () => {
   await h.close();

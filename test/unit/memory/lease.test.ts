@@ -2,15 +2,19 @@
 // hold limit even while a writer keeps going: another process (here a second memory on the same data
 // folder, with its own lock holder) gets its turn during a burst instead of after it, and the lease is
 // released soon after the last write, so the other one does not wait on an idle holder.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import lockfile from 'proper-lockfile';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemory, type Memory } from '../../../memory/index.js';
 
 let base: string | undefined;
 const open: Memory[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   for (const m of open.splice(0)) await m.close();
   if (base) await rm(base, { recursive: true, force: true });
   base = undefined;
@@ -55,5 +59,35 @@ describe('the lock lease', () => {
     await b.write('/memories/b.md', 'b\n', null);
     expect((await b.read('/memories/a.md')).content).toBe('a 19\n');
     expect((await a.read('/memories/b.md')).content).toBe('b\n');
+  }, 30_000);
+
+  it('a flush leaves nothing scheduled that takes the lock again; a change after it does', async () => {
+    // Timers faked from the start: the deferred checkpoint and the lease's idle release are both timers.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    base = await mkdtemp(path.join(os.tmpdir(), 'mnemo-lease-'));
+    const m = await createMemory({ dataDir: path.join(base, 'data'), watch: false });
+    open.push(m);
+    const lockDir = path.join(m.journalDir, 'lock');
+    // The lease given back (its release removes the lock's folder): a lock taken from then on is a new one.
+    const released = () => vi.waitFor(() => expect(existsSync(lockDir)).toBe(false));
+    await m.write('/memories/a.md', 'a\n', null);
+    m.touchRead(['/memories/a.md']);
+    await m.flush();
+    await released();
+    const taken = vi.spyOn(lockfile, 'lock');
+    // Well past the deferred checkpoint and the state save the write and the read scheduled: either
+    // would take the lock as soon as its timer fired.
+    await vi.advanceTimersByTimeAsync(60_000);
+    // A list waits in the same queue as every holder of the lock: what a timer queued has asked for it.
+    await m.list();
+    expect(taken).not.toHaveBeenCalled();
+
+    await m.write('/memories/b.md', 'b\n', null);
+    await released();
+    taken.mockClear();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await m.list();
+    // The deferred checkpoint of that change took the lock by itself.
+    expect(taken).toHaveBeenCalled();
   }, 30_000);
 });
