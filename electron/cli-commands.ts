@@ -10,6 +10,7 @@ import { getAgent } from './core/agent/index.js';
 import { createCore } from './core/create-core.js';
 import { resolveDataDir } from './core/data-dir.js';
 import type { HostServices } from './core/host.js';
+import type { OpenSpace } from './core/spaces/index.js';
 import { chatSpace, runSpaceCommand } from './cli-spaces.js';
 import { chatSync, runSyncCommand } from './cli-sync.js';
 import { err, out } from './cli-output.js';
@@ -34,7 +35,13 @@ export async function runCommand(args: CliArgs | Command): Promise<number> {
 }
 
 async function run(args: CliArgs | Command): Promise<number> {
-  const core = await createCore({ dataDir: resolveDataDir({ flag: args.dataDir }), host: cliHost });
+  // A run works in one space (or none: the space commands only read and rename the list), so none is
+  // opened here: the chat opens its own, and a run in Work never opens, locks or writes Personal.
+  const core = await createCore({
+    dataDir: resolveDataDir({ flag: args.dataDir }),
+    host: cliHost,
+    openPersonal: false,
+  });
   if ('kind' in args) {
     try {
       if (args.kind === 'remote' || args.kind === 'sync')
@@ -45,8 +52,8 @@ async function run(args: CliArgs | Command): Promise<number> {
     }
   }
   try {
-    if (!core.ctx.settings.apiKey()) {
-      const { problem } = core.ctx.settings.apiKeyStatus();
+    if (!core.settings.apiKey()) {
+      const { problem } = core.settings.apiKeyStatus();
       err(
         problem ??
           "Mnemo needs an Anthropic API key: set ANTHROPIC_API_KEY (or save a key in the app's Settings).",
@@ -72,7 +79,7 @@ async function run(args: CliArgs | Command): Promise<number> {
 }
 
 /** What a chat needs of the backend: one space's context, handlers and events. */
-type ChatFace = Pick<Awaited<ReturnType<typeof createCore>>, 'ctx' | 'handlers' | 'bus'>;
+type ChatFace = Pick<OpenSpace, 'ctx' | 'handlers' | 'bus'>;
 
 async function chat(core: ChatFace, args: CliArgs, conversationId: string | undefined): Promise<number> {
   let runId: string | null = null;

@@ -75,6 +75,15 @@ export type SyncLink = {
   beforeConversation(spaceId: string): Promise<void>;
 };
 
+/**
+ * What every space of a backend shares (createCore builds it once, before any space opens): each space's
+ * context adds the services of its own folders to it.
+ */
+export type SharedContext = Omit<
+  CoreContext,
+  'space' | 'prefetched' | 'events' | 'runs' | 'settings' | 'memory' | 'memorySearch'
+>;
+
 export interface CoreContext {
   /** Absolute; never shown to the model. The data folder (logs, settings, the spaces), whatever the space. */
   dataDir: string;

@@ -1,7 +1,7 @@
-// One space opened: its own memory (createMemory on the space's folder), search index, run registry and
-// event bus, and the complete handler table over them. The rest of the backend (settings, log, host) is
-// shared. Handlers built here can reach only this space's folders: every path they touch derives from
-// ctx.space.dir and ctx.memory.
+// One space opened, Personal as any other: its own memory (createMemory on the space's folder), search
+// index, run registry and event bus, and the complete handler table over them. The rest of the backend
+// (settings, log, host) is shared. Handlers built here can reach only this space's folders: every path
+// they touch derives from ctx.space.dir and ctx.memory, never from another space's context.
 import path from 'node:path';
 import { createMemory } from '../../../memory/index.js';
 import { createMemorySearch } from '../../../memory/search/index.js';
@@ -9,7 +9,7 @@ import type { Handlers } from '../../../shared/contract.js';
 import { closeAgent } from '../agent/index.js';
 import { type Listing, leftoversOf, prefetchFolder } from '../conversations/folder-load.js';
 import { createHandlers } from '../backend.js';
-import type { CoreContext, SettingsStore } from '../context.js';
+import type { CoreContext, SettingsStore, SharedContext } from '../context.js';
 import { FanOutBus } from '../events.js';
 import { finishPendingForgets } from '../forget.js';
 import { followForgets } from '../forget-follow.js';
@@ -18,7 +18,7 @@ import { RunRegistry } from '../runs.js';
 import type { IdleWarmer } from './idle-warm.js';
 import type { SpaceRegistry } from './registry.js';
 import { spaceSettingsStore } from './space-settings.js';
-import { spaceDir } from './model.js';
+import { PERSONAL_ID, spaceDir } from './model.js';
 
 /** How long the conversations read at a space's open stay good for its store (a switch asks at once). */
 export const PRELOAD_FRESH_MS = 2_000;
@@ -38,16 +38,25 @@ export interface OpenedSpace extends OpenSpace {
   close(): Promise<void>;
 }
 
-/** The context of a space over the shared services of `root`; the settings are the global ones. */
+/**
+ * The context of a space over the services every space shares; the settings are the global ones.
+ * `early`: the listing of its conversations folder, if one is under way already (createCore starts
+ * Personal's before its settings load).
+ */
 export async function openSpace(
-  root: CoreContext,
+  shared: SharedContext,
   registry: SpaceRegistry,
   globalSettings: SettingsStore,
   id: string,
   warmer: IdleWarmer,
+  early?: Promise<Listing>,
 ): Promise<OpenedSpace> {
   const space = await registry.require(id);
-  const dir = spaceDir(root.dataDir, id);
+  const dir = spaceDir(shared.dataDir, id);
+  // Personal is where a start opens (a new window begins there), not a switch: its memory is hashed and
+  // its index built now, and its early listing waits for the window's first list however late that comes.
+  // Any other space opens on a switch, which shows its lists first and leaves the rest to the idle queue.
+  const personal = id === PERSONAL_ID;
   const bus = new FanOutBus();
   const runs = new RunRegistry(bus);
   let name = space.name;
@@ -56,25 +65,29 @@ export async function openSpace(
   // waits for both lists. Taken by the store only while fresh: reads older than that may miss what
   // another process wrote since, and the store reads the folder again then.
   const conversationsDir = path.join(dir, 'conversations');
-  const early = prefetchFolder(conversationsDir);
-  early.catch(() => undefined); // the store lists again, and reports what fails then
-  let listing: Promise<Listing> | undefined = early;
+  const listed = early ?? prefetchFolder(conversationsDir);
+  listed.catch(() => undefined); // the store lists again, and reports what fails then
+  let listing: Promise<Listing> | undefined = listed;
   const listedAt = performance.now();
-  setTimeout(() => (listing = undefined), PRELOAD_FRESH_MS).unref();
+  if (!personal) setTimeout(() => (listing = undefined), PRELOAD_FRESH_MS).unref();
   // A folder never opened before (restored, copied in) hashes its files once the app is idle, not now.
   const memory = await createMemory({
     dataDir: dir,
     limits: memoryLimitsOf(settings.get()),
-    idle: (job) => void warmer.add(job),
+    ...(personal ? {} : { idle: (job: () => Promise<unknown>) => void warmer.add(job) }),
   });
   const search = createMemorySearch(memory);
-  // Not at once: building the index reads every file, and a switch to the space shows its lists first.
-  // The first search builds it anyway, from the files as they are then.
-  const unqueue = warmer.add(() =>
-    search.search.warm().catch((error: unknown) => root.log.warn('memory search index not built', { error })),
-  );
+  const warm = () =>
+    search.search
+      .warm()
+      .catch((error: unknown) => shared.log.warn('memory search index not built', { error }));
+  // Not at once in a space switched to: building the index reads every file, and the switch shows its
+  // lists first. The first search builds it anyway, from the files as they are then.
+  let unqueue = (): void => undefined;
+  if (personal) void warm();
+  else unqueue = warmer.add(warm);
   const ctx: CoreContext = {
-    ...root,
+    ...shared,
     space: {
       id,
       dir,
@@ -86,7 +99,7 @@ export async function openSpace(
       if (wanted !== conversationsDir) return undefined;
       const taken = listing;
       listing = undefined;
-      return performance.now() - listedAt < PRELOAD_FRESH_MS ? taken : undefined;
+      return personal || performance.now() - listedAt < PRELOAD_FRESH_MS ? taken : undefined;
     },
     events: bus,
     runs,
@@ -95,11 +108,14 @@ export async function openSpace(
     memorySearch: search.search,
   };
   const handlers = createHandlers(ctx);
+  // Before any conversation is read or continued: a forget a crash cut short is finished first (the
+  // leftovers of a redaction the early listing saw: the folder's names not read again).
   try {
-    await finishPendingForgets(ctx, undefined, await leftoversOf(early));
+    await finishPendingForgets(ctx, undefined, await leftoversOf(listed));
   } catch (error) {
-    root.log.error('could not finish a forget cut short; it is tried again at the next start', { error });
+    shared.log.error('could not finish a forget cut short; it is tried again at the next start', { error });
   }
+  // Forgets made in another process on this folder: our copies go at once, not at our next start.
   const forgets = followForgets(ctx);
   return {
     id,

@@ -1,10 +1,12 @@
 // The spaces of one backend: the registry, and each space's context opened on first use and kept until
-// close. Personal is the backend's own context (createCore's), so everything that worked before keeps
-// working unchanged; the others cost nothing until something in them is used.
+// close. Personal is opened the same way as the others, only when something asks for it (createCore asks
+// at once for the app's faces; a terminal run in another space never does), so a process working in one
+// space opens, locks and writes no other space's folders: none of them costs anything until it is used.
 import type { EventName, EventPayload } from '../../../shared/contract.js';
 import type { SpaceGoneDetails } from '../../../shared/channels/spaces.js';
 import { ContractError } from '../../../shared/errors.js';
-import type { CoreContext, SettingsStore } from '../context.js';
+import type { CoreContext, SettingsStore, SharedContext } from '../context.js';
+import type { Listing } from '../conversations/folder-load.js';
 import type { FanOutBus } from '../events.js';
 import { memoryLimitsOf } from '../memory-limits.js';
 import { countSpace } from './counts.js';
@@ -31,6 +33,8 @@ export type SpaceEventListener = <E extends EventName>(
 
 export class Spaces {
   private readonly opened = new Map<string, Promise<OpenedSpace>>();
+  /** The spaces whose open has finished (kept after close: createCore's `ctx` still answers then). */
+  private readonly ready = new Map<string, OpenedSpace>();
   private readonly listeners = new Set<SpaceEventListener>();
   private closed = false;
   private trashTimer: NodeJS.Timeout | undefined;
@@ -40,11 +44,9 @@ export class Spaces {
 
   constructor(
     readonly registry: SpaceRegistry,
-    private readonly root: OpenSpace,
+    private readonly shared: SharedContext,
     private readonly globalSettings: SettingsStore,
-  ) {
-    this.follow(root);
-  }
+  ) {}
 
   list(): Promise<Space[]> {
     return this.registry.list();
@@ -113,16 +115,19 @@ export class Spaces {
     this.warmer.add(job);
   }
 
-  /** A space's context and handlers, opened on first use. */
-  open(id: string): Promise<OpenSpace> {
-    if (id === PERSONAL_ID) return Promise.resolve(this.root);
+  /**
+   * A space's context and handlers, opened on first use. `early`: its conversations folder's listing, if
+   * one is under way already (createCore starts Personal's before its settings load).
+   */
+  open(id: string, early?: Promise<Listing>): Promise<OpenSpace> {
     if (this.closed) return Promise.reject(new ContractError('unavailable', 'Mnemo is closing.'));
     let opening = this.opened.get(id);
     if (!opening) {
       this.warmer.busy();
-      opening = openSpace(this.root.ctx, this.registry, this.globalSettings, id, this.warmer).then(
+      opening = openSpace(this.shared, this.registry, this.globalSettings, id, this.warmer, early).then(
         (space) => {
           this.follow(space);
+          this.ready.set(id, space);
           return space;
         },
       );
@@ -132,6 +137,11 @@ export class Spaces {
     return opening;
   }
 
+  /** The space if its open has finished, without opening it. */
+  ifOpen(id: string): OpenSpace | undefined {
+    return this.ready.get(id);
+  }
+
   /**
    * The space a call names, checked to exist now (another process may have deleted it since it was
    * opened: its open context is dropped then, never written through into the trash).
@@ -139,11 +149,13 @@ export class Spaces {
   async route(id: string): Promise<OpenSpace> {
     // A window is using the app: the index builds of opened spaces wait until it pauses.
     this.warmer.busy();
-    if (id === PERSONAL_ID) return this.root;
+    // Personal cannot be deleted: there is nothing to check.
+    if (id === PERSONAL_ID) return this.open(id);
     if (!(await this.registry.get(id))) {
       const stale = this.opened.get(id);
       if (stale) {
         this.opened.delete(id);
+        this.ready.delete(id);
         void stale.then(
           (s) => s.close(),
           () => undefined,
@@ -160,7 +172,7 @@ export class Spaces {
   }
 
   isOpen(id: string): boolean {
-    return id === PERSONAL_ID || this.opened.has(id);
+    return this.opened.has(id);
   }
 
   /** To the trash, once nothing runs in it; its open memory and conversations are closed first. */
@@ -177,13 +189,14 @@ export class Spaces {
         );
       }
       this.opened.delete(id);
+      this.ready.delete(id);
       await space.close();
     }
     const trashed = await this.registry.delete(id);
     // Deleting is when old trash is looked at: never at start, never for a space just deleted.
     void this.registry
       .emptyTrash()
-      .catch((error: unknown) => this.root.ctx.log.warn('space trash not emptied', { error }));
+      .catch((error: unknown) => this.shared.log.warn('space trash not emptied', { error }));
     return trashed;
   }
 
@@ -197,7 +210,7 @@ export class Spaces {
     return new Promise((resolve) => {
       this.trashTimer = setTimeout(() => {
         const done = this.registry.emptyTrash().catch((error: unknown) => {
-          this.root.ctx.log.warn('space trash not emptied', { error });
+          this.shared.log.warn('space trash not emptied', { error });
           return 0;
         });
         this.emptying = done;
@@ -222,22 +235,41 @@ export class Spaces {
     return () => this.listeners.delete(listener);
   }
 
-  /** Closes every space opened here (not Personal: createCore closes its own). */
+  /** Aborts the runs of every open space; returns how many there were. */
+  abortRuns(): number {
+    let aborted = 0;
+    for (const space of this.ready.values()) {
+      const running = space.ctx.runs.running();
+      for (const runId of running) space.ctx.runs.abort(runId);
+      aborted += running.length;
+    }
+    return aborted;
+  }
+
+  /** How many runs go on in the open spaces. */
+  running(): number {
+    let n = 0;
+    for (const space of this.ready.values()) n += space.ctx.runs.running().length;
+    return n;
+  }
+
+  /** Closes every space opened here, Personal last (the others' runs abort and memories close first). */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.trashTimer);
     this.warmer.stop();
     await this.emptying;
+    const personal = this.opened.get(PERSONAL_ID);
+    this.opened.delete(PERSONAL_ID);
     const opened = [...this.opened.values()];
     this.opened.clear();
-    await Promise.all(
-      opened.map((p) =>
-        p.then(
-          (s) => s.close(),
-          () => undefined,
-        ),
-      ),
-    );
+    const closeOne = (p: Promise<OpenedSpace> | undefined) =>
+      p?.then(
+        (s) => s.close(),
+        () => undefined,
+      );
+    await Promise.all(opened.map(closeOne));
+    await closeOne(personal);
     await this.registry.close();
   }
 
@@ -252,7 +284,6 @@ export class Spaces {
 
   private applyLimits(): void {
     const limits = memoryLimitsOf(this.globalSettings.get());
-    this.root.ctx.memory.setLimits(limits);
     for (const opening of this.opened.values())
       void opening.then(
         (s) => s.ctx.memory.setLimits(limits),
