@@ -29,7 +29,7 @@ interface Finding {
  */
 const SCAN = `
 // Offline by design: the tool first downloads its translations through got, which with no network
-// sometimes threw from inside (\"The onCancel handler was attached after the promise settled\") when the
+// sometimes threw from inside ("The onCancel handler was attached after the promise settled") when the
 // lookup failed soon after the request started, as on a loaded machine, and the scan ended. Its HTTP
 // client here answers every request as a network that is down, so the tool takes its offline path.
 const Module = require('node:module');
