@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { Settings } from '../shared/channels/settings.js';
 import { SPACE_USAGE, spaceCommandOf, spaceOptions, type SpaceCommand } from './cli-spaces-args.js';
 import { SYNC_USAGE, syncCommandOf, syncOptions, type SyncCommand } from './cli-sync-args.js';
+import { FORGET_USAGE, forgetCommandOf, forgetOptions, type ForgetCommand } from './cli-forget-args.js';
 
 // Named the way the user ran it: through npm (`npm run chat --`) or as the installed `mnemo` command.
 const COMMAND = process.env.npm_lifecycle_event === 'chat' ? 'npm run chat --' : 'mnemo';
@@ -20,6 +21,7 @@ export const USAGE = `Usage: ${COMMAND} [options] "message"
   --continue                continue the most recent conversation (of the space) instead of starting a new one
 ${SPACE_USAGE}
 ${SYNC_USAGE}
+${FORGET_USAGE}
   -h, --help                this text
 
 Needs ANTHROPIC_API_KEY (or a key saved in the app). ANTHROPIC_BASE_URL points it at another endpoint.`;
@@ -43,7 +45,7 @@ function int(name: string, value: string | undefined, min: number, max: number):
   return n;
 }
 
-export type Command = (SpaceCommand | SyncCommand) & { dataDir: string | undefined };
+export type Command = (SpaceCommand | SyncCommand | ForgetCommand) & { dataDir: string | undefined };
 
 export function parseCliArgs(argv: string[]): CliArgs | Command | 'help' {
   let parsed;
@@ -63,6 +65,7 @@ export function parseCliArgs(argv: string[]): CliArgs | Command | 'help' {
         help: { type: 'boolean', short: 'h' },
         ...spaceOptions,
         ...syncOptions,
+        ...forgetOptions,
       },
     });
   } catch (error) {
@@ -77,6 +80,12 @@ export function parseCliArgs(argv: string[]): CliArgs | Command | 'help' {
         'The sync commands cannot be used with --spaces, --rename-space or --delete-space.',
       );
     return { ...syncCommand, dataDir: v['data-dir'] };
+  }
+  const forget = forgetCommandOf(v, parsed.positionals, (m) => new UsageError(m));
+  if (forget) {
+    if (v.spaces || v['rename-space'] !== undefined || v['delete-space'] !== undefined)
+      throw new UsageError('--forget cannot be used with --spaces, --rename-space or --delete-space.');
+    return { ...forget, dataDir: v['data-dir'] };
   }
   const command = spaceCommandOf(v, parsed.positionals, (m) => new UsageError(m));
   if (command) return { ...command, dataDir: v['data-dir'] };

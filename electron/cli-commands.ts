@@ -13,6 +13,7 @@ import type { HostServices } from './core/host.js';
 import type { OpenSpace } from './core/spaces/index.js';
 import { chatSpace, runSpaceCommand } from './cli-spaces.js';
 import { chatSync, runSyncCommand } from './cli-sync.js';
+import { runForgetCommand } from './cli-forget.js';
 import { err, out } from './cli-output.js';
 
 const cliHost: HostServices = {
@@ -46,6 +47,7 @@ async function run(args: CliArgs | Command): Promise<number> {
     try {
       if (args.kind === 'remote' || args.kind === 'sync')
         return await runSyncCommand(core, args, process.env, out, err);
+      if (args.kind === 'forget') return await runForgetCommand(core, args, out, err);
       return await runSpaceCommand(core, args, out, err);
     } finally {
       await core.close();

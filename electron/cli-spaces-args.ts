@@ -41,7 +41,7 @@ export function spaceCommandOf(
   ].filter((f): f is string => typeof f === 'string');
   if (v.space !== undefined && !v.space.trim()) throw usage('--space needs the name of a space.');
   if (given.length === 0) {
-    if (v.yes) throw usage('--yes goes with --delete-space.');
+    if (v.yes) throw usage('--yes goes with --delete-space, --forget or --forget-permanently.');
     return undefined;
   }
   if (given.length > 1) throw usage(`${given.join(' and ')} cannot be used together.`);

@@ -20,6 +20,8 @@ export type SyncCommand =
   | { kind: 'sync'; space: string | undefined; resolve?: 'push-mine' | 'take-theirs' };
 
 interface SyncValues {
+  forget?: string | undefined;
+  'forget-permanently'?: string | undefined;
   'sync-remote'?: string | undefined;
   sync?: boolean | undefined;
   'sync-push-mine'?: boolean | undefined;
@@ -41,6 +43,8 @@ export function syncCommandOf(
   if (v['sync-remote'] !== undefined && v.sync)
     throw usage('--sync-remote joins and syncs: leave out --sync.');
   if (positionals.length > 0) throw usage('The sync commands take no message.');
+  if (v.forget !== undefined || v['forget-permanently'] !== undefined)
+    throw usage('Forget first, then sync: the two cannot be given together.');
   if (v['sync-push-mine'] && v['sync-take-theirs'])
     throw usage('Choose one: --sync-push-mine or --sync-take-theirs.');
   if (v['sync-remote'] !== undefined) {
@@ -48,6 +52,6 @@ export function syncCommandOf(
     if (!v['sync-remote'].trim()) throw usage('--sync-remote needs the address of a git repository.');
     return { kind: 'remote', url: v['sync-remote'], space: v.space, yes: v.yes === true };
   }
-  if (v.yes) throw usage('--yes goes with --sync-remote or --delete-space.');
+  if (v.yes) throw usage('--yes goes with --sync-remote, --delete-space or a forget.');
   return { kind: 'sync', space: v.space, ...(resolve ? { resolve } : {}) };
 }

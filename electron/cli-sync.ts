@@ -118,6 +118,8 @@ export function printReport(report: SyncReport, label: string, out: Print): void
   for (const r of report.refused) out(`  refused: ${r.path}: ${r.reason} (left on the remote as it is)`);
   for (const h of report.held) out(`  not sent: ${h.path}: ${h.reason}`);
   for (const p of report.pending) out(`  waiting: ${p.path}: ${p.reason} (tried again at the next sync)`);
+  for (const f of report.forgotten)
+    out(`  forgotten: ${f.path} (forgotten permanently on ${f.device}, which sent it; erased here too)`);
   for (const n of report.notes) out(`  note: ${n}`);
   out(report.outcome === 'up-to-date' ? `“${label}” is up to date.` : `“${label}” synced.`);
 }

@@ -113,7 +113,12 @@ export const CONFIRMATIONS = {
       confirmLabel: 'Delete',
     }),
     cancelled: 'Nothing was deleted: the deletion was cancelled.',
-    terminal: null,
+    // `--forget PATH`: the panel's Forget, undoable from the file's history.
+    terminal: ({ path }) => ({
+      question: `Forget ${path}? It leaves memory; its history keeps it, so it can be restored.`,
+      declined: 'Nothing was forgotten.',
+      noTerminal: `Forgetting ${path} needs a confirmation: run it on a terminal, or add --yes.`,
+    }),
   },
   'memory.forget': {
     // The one change that cannot be undone: the host always asks where it can.
@@ -134,7 +139,12 @@ export const CONFIRMATIONS = {
       typeToConfirm: baseName(path),
     }),
     cancelled: 'Nothing was forgotten: it was cancelled.',
-    terminal: null,
+    // `--forget-permanently PATH`.
+    terminal: ({ path }) => ({
+      question: `Forget ${path} permanently? The file, every earlier version and every copy in your conversations are erased, here and on every device this space syncs with. This cannot be undone.`,
+      declined: 'Nothing was forgotten.',
+      noTerminal: `Forgetting ${path} permanently needs a confirmation: run it on a terminal, or add --yes.`,
+    }),
   },
   // The rest can be undone (a toast, the trash) or keep a backup first: the page's dialog is enough.
   'conversations.delete': {

@@ -11,7 +11,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { type Redactor, walk } from './redact.js';
 import type { ConversationRecord } from './records.js';
@@ -19,7 +19,6 @@ import type { ConversationRecord } from './records.js';
 /**
  * Redacts a conversation file: true when it changed (and was replaced). Synchronous from read to rename,
  * so no append of this process lands in between; the caller makes sure no writer holds the old file open.
- * A damaged line is redacted as text; a torn last line is dropped (loading drops it anyway).
  */
 export function redactConversationFile(file: string, redactor: Redactor): boolean {
   let raw: string;
@@ -28,7 +27,18 @@ export function redactConversationFile(file: string, redactor: Redactor): boolea
   } catch {
     return false;
   }
-  if (raw.endsWith('\n') && !redactor.mayTouchJson(raw)) return false;
+  const out = redactConversationLines(raw, redactor);
+  if (!out) return false;
+  replaceLines(file, out);
+  return true;
+}
+
+/**
+ * A conversation's JSON lines redacted (null: nothing changed), for a file or a copy kept elsewhere (sync's
+ * git objects). A damaged line is redacted as text; a torn last line is dropped (loading drops it anyway).
+ */
+export function redactConversationLines(raw: string, redactor: Redactor): string[] | null {
+  if (raw.endsWith('\n') && !redactor.mayTouchJson(raw)) return null;
   const lines = raw.split('\n');
   lines.pop(); // the part after the last newline: '' or a torn line
   const records: ConversationRecord[] = [];
@@ -45,14 +55,19 @@ export function redactConversationFile(file: string, redactor: Redactor): boolea
     }
   }
   const changed = redactor.records(records);
-  if (!changed && !damaged && at.length === lines.length && raw.endsWith('\n')) return false;
+  if (!changed && !damaged && at.length === lines.length && raw.endsWith('\n')) return null;
   // A new rev tells other processes (and this one's catch-up) that the file was replaced, even where the
-  // new file gets the old inode number back (store.ts's catch-up; MetaRecord.rev).
+  // new file gets the old inode number back (store.ts's catch-up; MetaRecord.rev). It is derived from what
+  // it replaces, so two devices that redact the same conversation write the same bytes, and sync sees one
+  // change instead of two that conflict.
   const first = records[0];
-  if (first?.t === 'meta') records[0] = { ...first, rev: randomUUID() };
-  const out = at.map((x) => (typeof x === 'number' ? JSON.stringify(records[x]) : x));
-  replaceLines(file, out);
-  return true;
+  if (first?.t === 'meta') {
+    const { rev, ...meta } = first;
+    const hash = createHash('sha256').update(rev ?? '');
+    for (const [i, r] of records.entries()) hash.update(JSON.stringify(i === 0 ? meta : r));
+    records[0] = { ...meta, rev: hash.digest('hex').slice(0, 32) };
+  }
+  return at.map((x) => (typeof x === 'number' ? JSON.stringify(records[x]) : x));
 }
 
 /** Redacts a log file (JSON lines; any other line as text). */

@@ -22,7 +22,7 @@ import {
   type SyncSpace,
 } from './space-io.js';
 import type { SyncState } from './state.js';
-import { keepTombstone, parseTombstone, TOMBSTONE_NAME } from './tombstones.js';
+import { keepTombstone, localTombstones, parseTombstone, TOMBSTONE_NAME } from './tombstones.js';
 import type { SyncConflict, SyncReport } from './report.js';
 
 export interface ApplyContext {
@@ -40,6 +40,8 @@ export interface ApplyContext {
   local: Map<string, TreeEntry>;
   /** Told every 250 entries applied (a first sync of thousands of files shows its progress). */
   progress?: (done: number, total: number) => void;
+  /** Applied to a conversation from the remote before it is written (copies of forgotten files out). */
+  redactIncoming?: (content: Buffer) => Buffer;
 }
 
 /** A display name for a tree path: the memory path, or the conversation file. */
@@ -106,7 +108,8 @@ export async function applyDecisions(
         if (merged) result.set(d.key, merged);
       } else {
         const id = segs[1]!.slice(0, -6);
-        const content = await ctx.git.readBlob(d.remote.oid);
+        const raw = await ctx.git.readBlob(d.remote.oid);
+        const content = ctx.redactIncoming ? ctx.redactIncoming(raw) : raw;
         const copy = await forkConversation(ctx.space.conversationsDir, id, content, ctx.remoteDevice);
         const copySegs = ['conversations', `${copy.id}.jsonl`];
         const oid = await ctx.git.writeBlob(copy.content);
@@ -264,7 +267,8 @@ async function take(
       );
     await applyMemory(ctx.space.memory, memoryPathOf(segs), content, expectOid, actorOf(ctx, key));
   } else if (area === 'conversation') {
-    await applyConversation(ctx.space.conversationsDir, segs[1]!.slice(0, -6), content, expectOid);
+    const incoming = content && ctx.redactIncoming ? ctx.redactIncoming(content) : content;
+    await applyConversation(ctx.space.conversationsDir, segs[1]!.slice(0, -6), incoming, expectOid);
   } else if (area === 'tombstone') {
     return forgetFor(ctx, segs[1]!, content);
   } else if (area === 'space') {
@@ -300,10 +304,12 @@ async function forgetFor(
   if (!content) return undefined; // tombstones are never removed
   const t = parseTombstone(content);
   if (!t || !TOMBSTONE_NAME.test(name)) throw new Refused('it is not a tombstone');
-  const present = (await ctx.space.memory.list()).some((e) => isWithin(e.path, t.path));
-  if (present && ctx.space.forget) await ctx.space.forget(t.path);
+  // Every version goes, even where the file is not in memory now (deleted here, its history kept).
+  if (!localTombstones(ctx.dataDir, ctx.space.id).has(name)) {
+    if (ctx.space.forget) await ctx.space.forget(t.path);
+    ctx.report.forgotten.push({ path: t.path, device: t.device });
+  }
   keepTombstone(ctx.dataDir, ctx.space.id, name, content);
-  if (present) ctx.report.notes.push(`${t.path}: forgotten permanently, as it was on ${t.device}`);
   return t.path;
 }
 

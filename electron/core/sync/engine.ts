@@ -21,8 +21,25 @@ import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
 import { pushCommit } from './push.js';
 import { snapshot } from './snapshot.js';
-import { Refused, type SyncSpace } from './space-io.js';
-import { resolveRewritten, rewriteHistory, unseenRewrite, type HistoryParts } from './history.js';
+import { memoryPathOf, Refused, type SyncSpace } from './space-io.js';
+import {
+  newRewriteId,
+  resolveRewritten,
+  rewriteMessage,
+  unseenRewrite,
+  type HistoryParts,
+} from './history.js';
+import { deferPurge, historyHolds, purgeLocked, syncEnded, syncStarted } from './purge.js';
+import {
+  keepTombstone,
+  localTombstones,
+  parseTombstone,
+  TOMBSTONE_CAP_BYTES,
+  TOMBSTONE_NAME,
+} from './tombstones.js';
+import { isWithin } from '../../../memory/index.js';
+import { createRedactor } from '../conversations/redact.js';
+import { redactConversationLines } from '../conversations/redact-files.js';
 import { loadState, saveState, type SyncState } from './state.js';
 import type { KeyCipher } from '../key-vault.js';
 
@@ -115,14 +132,16 @@ export class SpaceSync {
       waitMs: LOCK_WAIT_MS,
     });
     if (!lock) throw new SyncError('busy', 'Another window is syncing this space; try again in a moment.');
+    syncStarted(this.paths.gitdir);
     try {
       await this.git.init();
+      if (options.rewrite) {
+        const state = loadState(this.paths.stateFile);
+        saveState(this.paths.stateFile, { ...state, rewritePending: true });
+      }
       for (let attempt = 0; ; attempt++) {
         try {
-          const report = await this.once(auth, options);
-          if (options.rewrite)
-            await rewriteHistory(this.parts(), auth, loadState(this.paths.stateFile), report);
-          return report;
+          return await this.once(auth, options);
         } catch (error) {
           // Someone pushed between our fetch and our push: merge that too (a few times at most).
           if (error instanceof SyncError && error.kind === 'rejected' && attempt < 3) continue;
@@ -130,8 +149,15 @@ export class SpaceSync {
         }
       }
     } finally {
-      // Synchronously: the async release queued behind libuv's threads took ~9 ms of every idle sync.
-      lock.releaseSync();
+      // What a forget during this sync erased (a tombstone applied) leaves this device's git folder now,
+      // whether or not the sync got through: its next push then rewrites the remote's history.
+      const forgotten = syncEnded(this.paths.gitdir);
+      try {
+        if (forgotten.length > 0) await purgeLocked(this.paths, forgotten);
+      } finally {
+        // Synchronously: the async release queued behind libuv's threads took ~9 ms of every idle sync.
+        lock.releaseSync();
+      }
     }
   }
 
@@ -144,24 +170,15 @@ export class SpaceSync {
     await this.retryPending(state, report);
 
     // (1) this device's changes, as a commit.
-    const snap = await snapshot(this.dataDir, this.space, this.git, state, device, treeSpaceId);
+    let local = await this.localEntries(state, device, treeSpaceId, report);
     let head = await this.git.ref('refs/heads/main');
     const headTree = head ? (await this.git.readCommit(head)).tree : null;
-    if (snap.held.length > 0) {
-      // Held back: the tree keeps what the remote last had of the file (or nothing), never the new text.
-      const before = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
-      for (const h of snap.held) {
-        const e = before.get(h.key);
-        if (e) snap.entries.set(h.key, e);
-        report.held.push({ path: h.path, reason: `${h.reason}; not sent: take it out and it syncs` });
-      }
-    }
-    const localTree = await this.git.writeTree(snap.entries.values(), false);
+    const localTree = await this.git.writeTree(local.values(), false);
     if (localTree !== headTree) {
       const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
-      await this.git.writeTree(snap.entries.values());
-      const changes = changedKeys(headEntries, snap.entries).map((key) =>
-        provenanceOf(key, snap.provenance, device),
+      await this.git.writeTree(local.values());
+      const changes = changedKeys(headEntries, local).map((key) =>
+        provenanceOf(key, this.journalProvenance, device),
       );
       const at = Date.now();
       head = await this.git.commit({
@@ -173,7 +190,6 @@ export class SpaceSync {
       });
       await this.git.setRef('refs/heads/main', head);
     }
-    state.lastJournalId = snap.journalHead;
     saveState(this.paths.stateFile, state);
 
     // (2) the remote.
@@ -182,7 +198,8 @@ export class SpaceSync {
       if (head) await this.push(auth, head, state, report, null);
       return finish(report, 'synced');
     }
-    if (remoteHead === head) return this.done(report, state, remoteHead, report.sent.length > 0);
+    if (remoteHead === head && !state.rewritePending)
+      return this.done(report, state, remoteHead, report.sent.length > 0);
     if (!(await this.git.hasObject(remoteHead)) || !(await this.git.isAncestor(remoteHead, head ?? ''))) {
       await this.remote(() => this.git.fetch(auth, options.onProgress));
     }
@@ -193,46 +210,135 @@ export class SpaceSync {
         `The remote now holds another space (“${info.name}”); nothing was changed here. Disconnect, or join it again to merge the two.`,
       );
     }
-    if (state.lastRemote && !(await this.git.isAncestor(state.lastRemote, remoteHead))) {
+    let rejoin = false;
+    if (
+      !state.rewritePending &&
+      state.lastRemote &&
+      !(await this.git.isAncestor(state.lastRemote, remoteHead))
+    ) {
       // Rewritten after a forget on another device (history.ts): re-join, keeping this device's changes.
       const marker = await unseenRewrite(this.git, remoteHead, state.rejoined ?? []);
-      if (marker && (await this.git.hasObject(state.lastRemote))) {
-        report.notes.push(
-          `${marker.device} rewrote the remote's history without the versions of forgotten files; this device joined the new history and kept its own changes.`,
-        );
-        state.rejoined = [...(state.rejoined ?? []), marker.id];
-        return this.merge(
-          auth,
-          { head, remoteHead, base: state.lastRemote, rejoin: true },
-          state,
-          report,
-          snap.entries,
-          options,
-        );
+      if (!marker || !(await this.git.hasObject(state.lastRemote))) {
+        if (!options.resolve) {
+          throw new SyncError(
+            'rewritten',
+            "The remote's history was rewritten (a force-push from elsewhere); nothing here was overwritten. Choose: push this device's copy over it, or take the remote's copy (this space is backed up first).",
+          );
+        }
+        return resolveRewritten(this.parts(), auth, options.resolve, head!, remoteHead, state, report, local);
       }
-      if (!options.resolve) {
-        throw new SyncError(
-          'rewritten',
-          "The remote's history was rewritten (a force-push from elsewhere); nothing here was overwritten. Choose: push this device's copy over it, or take the remote's copy (this space is backed up first).",
-        );
-      }
-      return resolveRewritten(
-        this.parts(),
+      report.notes.push(
+        `${marker.device} rewrote the remote's history without the versions of forgotten files; this device joined the new history and kept its own changes.`,
+      );
+      state.rejoined = [...(state.rejoined ?? []), marker.id];
+      rejoin = true;
+    }
+
+    // (3) What another device forgot is forgotten here first, before anything of the remote is decided:
+    // every version and copy on this device goes (even edits made here since), and what this device then
+    // holds is what it merges and sends.
+    const forgotten = await this.applyTombstones(remoteHead, report);
+    if (forgotten.length > 0) {
+      report.held = [];
+      local = await this.localEntries(state, device, treeSpaceId, report);
+      // A merge on top of a history that holds the versions (this device's own, or a remote's nobody
+      // rewrote) would send them back: what this device pushes is a new root instead.
+      if (!rejoin || (await historyHolds(this.git, remoteHead, forgotten))) state.rewritePending = true;
+    }
+    // This device's forgets the remote has not seen: where its history holds versions of them (written
+    // on other devices before the forget reached them), this device's push replaces that history too.
+    const unseen = unseenForgets(
+      localTombstones(this.dataDir, this.space.id),
+      await this.flat((await this.git.readCommit(remoteHead)).tree),
+    );
+    if (!state.rewritePending && unseen.length > 0 && (await historyHolds(this.git, remoteHead, unseen)))
+      state.rewritePending = true;
+    if (state.rewritePending) {
+      // This device's history was purged after a forget: the merge is against the remote head it last
+      // merged (kept, purged, as a root), and the push makes the remote's history start again.
+      const base =
+        state.lastRemote && (await this.git.hasObject(state.lastRemote))
+          ? state.lastRemote
+          : head
+            ? await this.git.mergeBase(head, remoteHead)
+            : null;
+      return this.merge(
         auth,
-        options.resolve,
-        head!,
-        remoteHead,
+        { head, remoteHead, base, rejoin: true, forgotten },
         state,
         report,
-        snap.entries,
+        local,
+        options,
       );
     }
+    if (rejoin)
+      return this.merge(
+        auth,
+        { head, remoteHead, base: state.lastRemote!, rejoin },
+        state,
+        report,
+        local,
+        options,
+      );
     if (head && (await this.git.isAncestor(remoteHead, head))) {
       await this.push(auth, head, state, report, remoteHead);
       return finish(report, 'synced');
     }
     const base = head ? await this.git.mergeBase(head, remoteHead) : null;
-    return this.merge(auth, { head, remoteHead, base }, state, report, snap.entries, options);
+    return this.merge(auth, { head, remoteHead, base }, state, report, local, options);
+  }
+
+  /** Provenance of the memory files the journal says changed since the last sync (the last snapshot's). */
+  private journalProvenance = new Map<string, ChangeProvenance>();
+
+  /**
+   * The space as a tree now. A memory file held back (a credential another program wrote into it) keeps
+   * what the remote last had of it (or nothing), never the new text.
+   */
+  private async localEntries(
+    state: SyncState,
+    device: string,
+    treeSpaceId: string,
+    report: SyncReport,
+  ): Promise<Map<string, TreeEntry>> {
+    const snap = await snapshot(this.dataDir, this.space, this.git, state, device, treeSpaceId);
+    this.journalProvenance = snap.provenance;
+    if (snap.held.length > 0) {
+      const head = await this.git.ref('refs/heads/main');
+      const before = head
+        ? await this.flat((await this.git.readCommit(head)).tree)
+        : new Map<string, TreeEntry>();
+      for (const h of snap.held) {
+        const e = before.get(h.key);
+        if (e) snap.entries.set(h.key, e);
+        report.held.push({ path: h.path, reason: `${h.reason}; not sent: take it out and it syncs` });
+      }
+    }
+    state.lastJournalId = snap.journalHead;
+    return snap.entries;
+  }
+
+  /**
+   * The remote's tombstones this device has not applied yet: each path forgotten here as a local
+   * "Forget permanently" would (file, history, conversation copies, indexes, conflicts, backups, this
+   * device's git objects), then kept. Returns the paths forgotten.
+   */
+  private async applyTombstones(remoteHead: string, report: SyncReport): Promise<string[]> {
+    const known = localTombstones(this.dataDir, this.space.id);
+    const out: string[] = [];
+    for (const e of (await this.flat((await this.git.readCommit(remoteHead)).tree)).values()) {
+      const name = e.segs[1] ?? '';
+      if (e.segs.length !== 2 || e.segs[0] !== 'tombstones' || known.has(name) || !TOMBSTONE_NAME.test(name))
+        continue;
+      const content = await this.git.readBlobCapped(e.oid, TOMBSTONE_CAP_BYTES);
+      const t = content === 'too_large' ? null : parseTombstone(content);
+      if (!t || content === 'too_large') continue; // refused with its reason when the tree is applied
+      if (this.space.forget) await this.space.forget(t.path);
+      keepTombstone(this.dataDir, this.space.id, name, content);
+      report.forgotten.push({ path: t.path, device: t.device });
+      out.push(t.path);
+    }
+    return out;
   }
 
   /**
@@ -242,7 +348,14 @@ export class SpaceSync {
    */
   private async merge(
     auth: RemoteAuth,
-    m: { head: string | null; remoteHead: string; base: string | null; rejoin?: boolean },
+    m: {
+      head: string | null;
+      remoteHead: string;
+      base: string | null;
+      rejoin?: boolean;
+      /** Paths forgotten by this sync's tombstones: what the base held there is no longer anyone's. */
+      forgotten?: readonly string[];
+    },
     state: SyncState,
     report: SyncReport,
     local: Map<string, TreeEntry>,
@@ -254,6 +367,17 @@ export class SpaceSync {
       ? await this.flat((await this.git.readCommit(base)).tree)
       : new Map<string, TreeEntry>();
     const remoteEntries = await this.flat((await this.git.readCommit(remoteHead)).tree);
+    // This device's forgets the remote has not seen yet (its tombstone is not there): what the remote
+    // holds at those paths are versions of the forgotten files, never taken, and its conversations lose
+    // the memory tool's copies of them on the way in.
+    const unseen = unseenForgets(localTombstones(this.dataDir, this.space.id), remoteEntries);
+    const under = (e: TreeEntry, paths: readonly string[]): boolean =>
+      areaOf(e.segs) === 'memory' && paths.some((p) => isWithin(memoryPathOf(e.segs), p));
+    for (const [key, e] of remoteEntries) if (under(e, unseen)) remoteEntries.delete(key);
+    // A file created at a path forgotten by this sync's tombstones (on the remote, afterwards) arrives as
+    // the new file it is.
+    for (const [key, e] of baseEntries)
+      if (under(e, [...unseen, ...(m.forgotten ?? [])])) baseEntries.delete(key);
     const { device: remoteDevice, changes } = await this.walkProvenance(remoteHead, m.rejoin ? null : base);
     const conflicts = this.conflicts();
     const ctx: ApplyContext = {
@@ -268,6 +392,7 @@ export class SpaceSync {
       report,
       base: baseEntries,
       local,
+      ...(unseen.length > 0 ? { redactIncoming: incomingRedactor(unseen) } : {}),
       ...(options.onProgress
         ? { progress: (done: number, total: number) => options.onProgress!('applying', done, total) }
         : {}),
@@ -283,7 +408,7 @@ export class SpaceSync {
     const remoteTree = (await this.git.readCommit(remoteHead)).tree;
     const onTop = m.rejoin || !head || (await this.git.isAncestor(head, remoteHead));
     let merged: string;
-    if (onTop && tree === remoteTree) merged = remoteHead;
+    if (onTop && tree === remoteTree && !state.rewritePending) merged = remoteHead;
     else {
       const at = Date.now();
       const message = commitMessage(
@@ -303,7 +428,7 @@ export class SpaceSync {
     await this.git.setRef('refs/heads/main', merged);
     state.lastRemote = remoteHead;
     saveState(this.paths.stateFile, state);
-    if (merged !== remoteHead) await this.push(auth, merged, state, report, remoteHead);
+    if (merged !== remoteHead) merged = await this.push(auth, merged, state, report, remoteHead);
     return this.done(report, state, merged, false);
   }
 
@@ -317,7 +442,10 @@ export class SpaceSync {
     return finish(report, moved ? 'synced' : 'up-to-date');
   }
 
-  /** Pushes `oid`; what the remote gains by it (this device's changes) is what the report calls sent. */
+  /**
+   * Pushes `oid` (a root of its tree instead, after a forget); returns what was pushed. What the remote
+   * gains by it (this device's changes) is what the report calls sent.
+   */
   private async push(
     auth: RemoteAuth,
     oid: string,
@@ -325,14 +453,39 @@ export class SpaceSync {
     report: SyncReport,
     remoteHead: string | null,
     force = false,
-  ): Promise<void> {
+  ): Promise<string> {
     const before =
       remoteHead && (await this.git.hasObject(remoteHead))
         ? await this.flat((await this.git.readCommit(remoteHead)).tree)
         : new Map<string, TreeEntry>();
     const after = await this.flat((await this.git.readCommit(oid)).tree);
+    let rewriteId: string | undefined;
+    if (state.rewritePending) {
+      // After a forget, what goes is a root commit of the same tree, with the marker the other devices
+      // re-join by: the remote's history then holds no version of what was forgotten. Its ref update names
+      // the head it replaces, so a device that pushed meanwhile is merged first, never overwritten.
+      rewriteId = newRewriteId();
+      const device = this.config.remote()!.device;
+      const at = Date.now();
+      oid = await this.git.commit({
+        tree: (await this.git.readCommit(oid)).tree,
+        parents: [],
+        message: rewriteMessage(device, at, rewriteId),
+        device,
+        at,
+      });
+    }
     await this.git.setRef('refs/heads/main', oid);
     await this.remote(() => pushCommit(this.git, auth, oid, remoteHead, force));
+    if (rewriteId) {
+      state.rejoined = [...(state.rejoined ?? []), rewriteId];
+      delete state.rewritePending;
+      report.notes.push(
+        "The remote's history now starts again without the versions of forgotten files; the other devices re-join it at their next sync, keeping their own changes.",
+      );
+      // The history before the root leaves this device's git folder at the end of the sync.
+      deferPurge(this.paths.gitdir);
+    }
     for (const key of changedKeys(before, after)) {
       const segs = (after.get(key) ?? before.get(key))!.segs;
       if (areaOf(segs) !== 'other' && key !== 'space.json') report.sent.push(displayOf(segs));
@@ -340,6 +493,7 @@ export class SpaceSync {
     state.lastRemote = oid;
     state.lastSyncAt = Date.now();
     saveState(this.paths.stateFile, state);
+    return oid;
   }
 
   /** Entries set aside only because they could not be applied then: applied now if they can be. */
@@ -437,6 +591,26 @@ export class SpaceSync {
       throw error;
     }
   }
+}
+
+/** The paths of this device's tombstones that `remote` does not hold. */
+function unseenForgets(mine: Map<string, Buffer>, remote: Map<string, TreeEntry>): string[] {
+  const out: string[] = [];
+  for (const [name, bytes] of mine) {
+    if (remote.has(`tombstones/${name}`)) continue;
+    const t = parseTombstone(bytes);
+    if (t) out.push(t.path);
+  }
+  return out;
+}
+
+/** A conversation from the remote without the memory tool's copies of the files at `paths`. */
+function incomingRedactor(paths: readonly string[]): (content: Buffer) => Buffer {
+  const redactor = createRedactor({ paths, versions: [] });
+  return (content) => {
+    const lines = redactConversationLines(content.toString('utf8'), redactor);
+    return lines ? Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8') : content;
+  };
 }
 
 function finish(report: SyncReport, outcome: SyncReport['outcome']): SyncReport {

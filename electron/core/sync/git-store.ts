@@ -49,14 +49,47 @@ export function blobOid(content: Buffer): string {
 export const keyOf = (segs: readonly string[]): string =>
   segs.some((s) => s === '' || s.includes('/')) ? `\0${JSON.stringify(segs)}` : segs.join('/');
 
+/** Where a purge (purge.ts) builds the folder that replaces the git folder, and where the old one goes. */
+export const swapPaths = (gitdir: string) => ({ next: `${gitdir}.purge`, old: `${gitdir}.purged` });
+/** Written last into the new folder: without it, the new folder is incomplete. */
+export const SWAP_READY = 'mnemo-purge-complete';
+
+/**
+ * Finishes a purge's folder swap that a kill cut short: a complete new folder takes the place of a missing
+ * one, an incomplete one goes, and the old folder (which still holds what was forgotten) is removed.
+ */
+export function finishSwap(gitdir: string): void {
+  const { next, old } = swapPaths(gitdir);
+  if (fs.existsSync(next)) {
+    if (!fs.existsSync(gitdir) && fs.existsSync(path.join(next, SWAP_READY))) fs.renameSync(next, gitdir);
+    else fs.rmSync(next, { recursive: true, force: true });
+  }
+  if (fs.existsSync(old)) {
+    if (!fs.existsSync(gitdir)) fs.renameSync(old, gitdir);
+    else fs.rmSync(old, { recursive: true, force: true });
+  }
+}
+
 export class GitStore {
-  private readonly cache = {};
+  private cache = {};
+  /** The folder's inode when the caches were filled: a purge (any process's) puts a new folder there. */
+  private ino: number | undefined;
   constructor(readonly gitdir: string) {}
 
+  /** Creates the folder if needed; called at the start of each sync, so caches of a replaced folder go. */
   async init(): Promise<void> {
-    if (fs.existsSync(`${this.gitdir}/HEAD`)) return;
-    fs.mkdirSync(this.gitdir, { recursive: true, mode: 0o700 });
-    await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: 'main' });
+    finishSwap(this.gitdir);
+    if (!fs.existsSync(`${this.gitdir}/HEAD`)) {
+      fs.mkdirSync(this.gitdir, { recursive: true, mode: 0o700 });
+      await git.init({ fs, gitdir: this.gitdir, bare: true, defaultBranch: 'main' });
+    }
+    const ino = fs.statSync(this.gitdir).ino;
+    if (this.ino !== undefined && ino !== this.ino) {
+      this.cache = {};
+      this.madeDirs.clear();
+      this.commits.clear();
+    }
+    this.ino = ino;
   }
 
   private readonly madeDirs = new Set<string>();
@@ -155,6 +188,18 @@ export class GitStore {
       return git.writeObject({ fs, gitdir: this.gitdir, type: 'tree', object: body, format: 'content' });
     };
     return emit(root);
+  }
+
+  /** One level of a tree from its rows (names as given, one segment each); returns its oid. */
+  async writeTreeLevel(rows: readonly TreeEntry[]): Promise<string> {
+    this.flush();
+    const sorted = rows
+      .map((r) => ({ ...r, sortKey: r.mode === TREE_MODE ? `${r.segs[0]}/` : r.segs[0]! }))
+      .sort((a, b) => Buffer.compare(Buffer.from(a.sortKey), Buffer.from(b.sortKey)));
+    const body = Buffer.concat(
+      sorted.flatMap((r) => [Buffer.from(`${r.mode} ${r.segs[0]}\0`), Buffer.from(r.oid, 'hex')]),
+    );
+    return git.writeObject({ fs, gitdir: this.gitdir, type: 'tree', object: body, format: 'content' });
   }
 
   /** One level of a tree, as its bytes say (names never interpreted). */
@@ -257,6 +302,34 @@ export class GitStore {
 
   async setRef(name: string, oid: string): Promise<void> {
     await git.writeRef({ fs, gitdir: this.gitdir, ref: name, value: oid, force: true });
+  }
+
+  /** The refs under `prefix` (e.g. 'refs/sync'), full names. */
+  async listRefs(prefix: string): Promise<string[]> {
+    try {
+      const names = await git.listRefs({ fs, gitdir: this.gitdir, filepath: prefix });
+      return names.map((n) => `${prefix}/${n}`);
+    } catch {
+      return [];
+    }
+  }
+
+  async deleteRef(name: string): Promise<void> {
+    await git.deleteRef({ fs, gitdir: this.gitdir, ref: name }).catch(() => undefined);
+  }
+
+  /** An object's type and content, whatever it is (for copying objects into a new folder). */
+  async readObject(oid: string): Promise<{ type: 'blob' | 'tree' | 'commit' | 'tag'; content: Buffer }> {
+    const queued = this.pending.get(oid);
+    if (queued) return { type: 'blob', content: queued };
+    const { type, object } = await git.readObject({
+      fs,
+      gitdir: this.gitdir,
+      oid,
+      format: 'content',
+      cache: this.cache,
+    });
+    return { type: type as 'blob' | 'tree' | 'commit' | 'tag', content: Buffer.from(object as Uint8Array) };
   }
 
   async mergeBase(a: string, b: string): Promise<string | null> {

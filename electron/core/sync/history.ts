@@ -16,10 +16,9 @@ import type { SyncPaths } from './config.js';
 import type { GitStore, RemoteAuth, TreeEntry } from './git-store.js';
 import type { Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
-import { pushCommit } from './push.js';
 import type { SyncConflict, SyncReport } from './report.js';
 import type { SyncSpace } from './space-io.js';
-import { saveState, type SyncState } from './state.js';
+import type { SyncState } from './state.js';
 
 /** What these steps need of the engine (SpaceSync hands its own, bound; no import back, no cycle). */
 export interface HistoryParts {
@@ -37,7 +36,7 @@ export interface HistoryParts {
     report: SyncReport,
     remoteHead: string | null,
     force?: boolean,
-  ): Promise<void>;
+  ): Promise<string>;
   walkProvenance(
     head: string,
     base: string | null,
@@ -182,51 +181,10 @@ export async function resolveRewritten(
           at,
         });
   await e.git.setRef('refs/heads/main', merged);
-  if (merged !== remoteHead) await e.push(auth, merged, state, report, remoteHead);
+  const pushed = merged !== remoteHead ? await e.push(auth, merged, state, report, remoteHead) : merged;
   report.notes.push(
     "This space took the remote's copy; its previous contents are in a backup beside the space.",
   );
   state.stat = {};
-  return e.done(report, state, merged, true);
-}
-
-/**
- * After a forget (this device's sync has just run, so its head is the remote's): the remote's history
- * becomes one root commit holding the space as it is now, with the marker the other devices re-join by.
- * The old history stays on this device only, as a backup ref (it still holds the forgotten versions).
- */
-export async function rewriteHistory(
-  e: HistoryParts,
-  auth: RemoteAuth,
-  state: SyncState,
-  report: SyncReport,
-): Promise<void> {
-  const head = await e.git.ref('refs/heads/main');
-  if (!head) return;
-  const device = e.device();
-  const at = Date.now();
-  const id = newRewriteId();
-  const root = await e.git.commit({
-    tree: (await e.git.readCommit(head)).tree,
-    parents: [],
-    message: rewriteMessage(device, at, id),
-    device,
-    at,
-  });
-  const backupRef = `refs/sync/backup-${stampNow()}`;
-  await e.git.setRef(backupRef, head);
-  // The ref update names the head this replaces: a device that pushed meanwhile is never overwritten
-  // (the sync merges that first and tries again). main moves only once the remote has the new root:
-  // cut short before, the next sync re-joins this device's own rewrite like any other device would.
-  await e.remote(() => pushCommit(e.git, auth, root, head, false));
-  await e.git.setRef('refs/heads/main', root);
-  state.lastRemote = root;
-  state.lastSyncAt = Date.now();
-  state.rejoined = [...(state.rejoined ?? []), id];
-  saveState(e.paths.stateFile, state);
-  report.backup = `the previous history (it still holds the forgotten versions), kept on this device only as ${backupRef} in ${relative(e, e.paths.gitdir)}`;
-  report.notes.push(
-    "The remote's history now starts again without the versions of forgotten files; the other devices re-join it at their next sync, keeping their own changes.",
-  );
-  report.outcome = 'synced';
+  return e.done(report, state, pushed, true);
 }

@@ -14,6 +14,8 @@ export interface SyncReport {
   /** Not applied yet (a conversation answering, a file changed meanwhile): the next sync tries again. */
   pending: { path: string; reason: string }[];
   notes: string[];
+  /** Files another device forgot permanently, erased here by this sync (its tombstones), and that device. */
+  forgotten: { path: string; device: string }[];
   /** Where the backup made before a destructive choice is (relative to the data folder), if one was. */
   backup?: string;
 }
@@ -51,4 +53,5 @@ export const emptyReport = (): SyncReport => ({
   held: [],
   pending: [],
   notes: [],
+  forgotten: [],
 });

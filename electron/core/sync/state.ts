@@ -34,6 +34,11 @@ const stateSchema = z.object({
   lastSyncAt: z.number().optional(),
   /** The remote history rewrites (after a forget, history.ts) this device has joined or made. */
   rejoined: z.array(z.string()).optional(),
+  /**
+   * A forget purged this device's history (purge.ts): the next push replaces the remote's history by a
+   * root commit, so no version of what was forgotten stays reachable there.
+   */
+  rewritePending: z.boolean().optional(),
 });
 export type SyncState = z.infer<typeof stateSchema>;
 

@@ -167,9 +167,7 @@ describe('sync engine', () => {
     await forgetEverywhere(a.core.ctx, '/memories/old-address.md');
     await a.sync.sync();
     const rb = await b.sync.sync();
-    expect(rb.notes.join('\n')).toContain(
-      '/memories/old-address.md: forgotten permanently, as it was on laptop',
-    );
+    expect(rb.forgotten).toEqual([{ path: '/memories/old-address.md', device: 'laptop' }]);
     await expect(b.core.ctx.memory.read('/memories/old-address.md')).rejects.toThrow();
     expect(await b.core.ctx.memory.history('/memories/old-address.md')).toEqual([]);
     expect(JSON.stringify(await b.core.ctx.memory.journal())).not.toContain('old-address');

@@ -182,9 +182,16 @@ describe('the destructive actions table', () => {
   });
 
   it('words the terminal’s question too, for each action the CLI offers', () => {
-    // The CLI offers --delete-space; every other entry says it has no terminal command.
+    // The CLI offers --forget, --forget-permanently and --delete-space; every other entry says it has no
+    // terminal command.
     const offered = actions.filter((a) => TABLE[a].terminal !== null);
-    expect(offered).toEqual(['spaces.delete']);
+    expect(offered.sort()).toEqual(['memory.delete', 'memory.forget', 'spaces.delete']);
+    expect(CONFIRMATIONS['memory.forget'].terminal({ path: '/memories/pets.md' }).noTerminal).toBe(
+      'Forgetting /memories/pets.md permanently needs a confirmation: run it on a terminal, or add --yes.',
+    );
+    expect(CONFIRMATIONS['memory.delete'].terminal({ path: '/memories/pets.md' }).question).toMatch(
+      /^Forget \/memories\/pets\.md\? .*restored\.$/,
+    );
     expect(
       CONFIRMATIONS['spaces.delete'].terminal({ name: 'Acme', counts: '2 conversations, 1 memory file' }),
     ).toEqual({
