@@ -15,6 +15,7 @@ import { createFileLogger, type FileLogger } from './log.js';
 import { createSettingsStore, type ConfLike } from './settings-store.js';
 import { type OpenSpace, PERSONAL_ID, SpaceRegistry, Spaces } from './spaces/index.js';
 import { syncLink } from './sync/link.js';
+import { syncFilesOf } from './sync/space-files.js';
 import { SyncService, type SyncServiceOptions } from './sync/service.js';
 
 export interface CreateCoreOptions {
@@ -99,7 +100,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     onStoredKey: (key) => (keyHolder.stored = key),
     ...(options.conf ? { conf: options.conf } : {}),
   });
-  const registry = new SpaceRegistry(dataDir);
+  // A space's sync files (DIR/sync/<id>.*) live outside its folder: the trash erases them with it.
+  const registry = new SpaceRegistry(dataDir, syncFilesOf(dataDir));
   const shared: SharedContext = {
     dataDir,
     host: options.host,
