@@ -5,7 +5,7 @@
 // holds; (5) it is pushed. A rerun after (3) finds the applied files equal on both sides.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { lockFile } from '../conversations/lock.js';
+import { lockFile, type FileLock } from '../conversations/lock.js';
 import {
   conflictDetail,
   listConflicts,
@@ -38,12 +38,16 @@ export interface SyncOptions {
 }
 
 const LOCK_WAIT_MS = 10_000;
+const LOCK_LOST =
+  'Another window took over syncing this space while this sync was held up, so it stopped without writing more; nothing is lost, and the next sync carries on.';
 const MAX_WALK = 200;
 
 export class SpaceSync {
   readonly paths: SyncPaths;
   readonly config: SyncConfigStore;
   private readonly git: GitStore;
+  /** The sync lock while a sync runs: checked between its steps (`owned`). */
+  private lock: FileLock | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -115,6 +119,7 @@ export class SpaceSync {
       waitMs: LOCK_WAIT_MS,
     });
     if (!lock) throw new SyncError('busy', 'Another window is syncing this space; try again in a moment.');
+    this.lock = lock;
     try {
       await this.git.init();
       for (let attempt = 0; ; attempt++) {
@@ -132,7 +137,17 @@ export class SpaceSync {
     } finally {
       // Synchronously: the async release queued behind libuv's threads took ~9 ms of every idle sync.
       lock.releaseSync();
+      this.lock = undefined;
     }
+  }
+
+  /**
+   * Stops the sync once its lock is no longer ours (held up past the lock's stale time, another process
+   * took it over): two syncs of one space would move the same refs and state. Before every write of refs,
+   * state or the space, and after every wait for the remote.
+   */
+  private owned(): void {
+    if (this.lock && !this.lock.held()) throw new SyncError('busy', LOCK_LOST);
   }
 
   private async once(auth: RemoteAuth, options: SyncOptions): Promise<SyncReport> {
@@ -157,6 +172,7 @@ export class SpaceSync {
       }
     }
     const localTree = await this.git.writeTree(snap.entries.values(), false);
+    this.owned();
     if (localTree !== headTree) {
       const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
       await this.git.writeTree(snap.entries.values());
@@ -273,6 +289,7 @@ export class SpaceSync {
         : {}),
     };
     const decisions = decide(baseEntries, local, remoteEntries);
+    this.owned();
     options.onProgress?.('applying', 0, decisions.length);
     const result = await applyDecisions(ctx, decisions);
     writePrivate(this.paths.conflictsFile, JSON.stringify(conflicts));
@@ -280,6 +297,7 @@ export class SpaceSync {
     for (const d of decisions) if (d.kind !== 'keep') delete state.stat[d.key];
 
     const tree = await this.git.writeTree(result.values());
+    this.owned();
     const remoteTree = (await this.git.readCommit(remoteHead)).tree;
     const onTop = m.rejoin || !head || (await this.git.isAncestor(head, remoteHead));
     let merged: string;
@@ -331,6 +349,7 @@ export class SpaceSync {
         ? await this.flat((await this.git.readCommit(remoteHead)).tree)
         : new Map<string, TreeEntry>();
     const after = await this.flat((await this.git.readCommit(oid)).tree);
+    this.owned();
     await this.git.setRef('refs/heads/main', oid);
     await this.remote(() => pushCommit(this.git, auth, oid, remoteHead, force));
     for (const key of changedKeys(before, after)) {
@@ -427,7 +446,9 @@ export class SpaceSync {
 
   private async remote<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      const answer = await fn();
+      this.owned();
+      return answer;
     } catch (error) {
       if (error instanceof RemoteError)
         throw new SyncError(
