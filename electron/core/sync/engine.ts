@@ -15,7 +15,8 @@ import {
 } from './conflicts.js';
 import { applyDecisions, displayOf, parseSpaceInfo, type ApplyContext } from './apply-remote.js';
 import { SyncConfigStore, syncPaths, writePrivate, type SyncPaths } from './config.js';
-import { GitStore, keyOf, RemoteError, type RemoteAuth, type TreeEntry } from './git-store.js';
+import { GitStore, RemoteError, type RemoteAuth, type TreeEntry } from './git-store.js';
+import { flatTree } from './names.js';
 import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
@@ -405,7 +406,7 @@ export class SpaceSync {
   }
 
   private async flat(tree: string): Promise<Map<string, TreeEntry>> {
-    return new Map((await this.git.readTree(tree)).map((e) => [keyOf(e.segs), e]));
+    return flatTree(await this.git.readTree(tree));
   }
 
   private async remoteInfo(head: string): Promise<{ id: string; name: string } | null> {
