@@ -6,7 +6,7 @@ import type { Handlers } from '../../shared/contract.js';
 import { appVersion } from './app-version.js';
 import type { CoreContext, SettingsStore, SharedContext } from './context.js';
 import { prefetchFolder } from './conversations/folder-load.js';
-import { ensureDataDir } from './data-dir.js';
+import { ensureDataDir, tightenDataDir } from './data-dir.js';
 import type { FanOutBus } from './events.js';
 import type { HostServices } from './host.js';
 import type { KeyCipher } from './key-vault.js';
@@ -15,6 +15,7 @@ import { createFileLogger, type FileLogger } from './log.js';
 import { createSettingsStore, type ConfLike } from './settings-store.js';
 import { type OpenSpace, PERSONAL_ID, SpaceRegistry, Spaces } from './spaces/index.js';
 import { syncLink } from './sync/link.js';
+import { syncFilesOf } from './sync/space-files.js';
 import { SyncService, type SyncServiceOptions } from './sync/service.js';
 
 export interface CreateCoreOptions {
@@ -72,6 +73,7 @@ export interface Core {
 export async function createCore(options: CreateCoreOptions): Promise<Core> {
   const env = options.env ?? process.env;
   const dataDir = ensureDataDir(options.dataDir);
+  const tightened = tightenDataDir(dataDir);
   // Personal's conversations listed (and their summary cache read) while the settings load and its
   // memory opens: the window's first request is that list, and this way the read and its parse fill the
   // start's waits for the disk instead of following them.
@@ -86,6 +88,7 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     secrets: () => [env.ANTHROPIC_API_KEY, keyHolder.stored],
     ...(options.logEcho ? { echo: options.logEcho } : env.MNEMO_DEBUG ? { echo: stderrEcho } : {}),
   });
+  for (const t of tightened) log.info('data folder made owner-only (0700)', t);
   const globalSettings = createSettingsStore({
     dataDir,
     log,
@@ -97,7 +100,8 @@ export async function createCore(options: CreateCoreOptions): Promise<Core> {
     onStoredKey: (key) => (keyHolder.stored = key),
     ...(options.conf ? { conf: options.conf } : {}),
   });
-  const registry = new SpaceRegistry(dataDir);
+  // A space's sync files (DIR/sync/<id>.*) live outside its folder: the trash erases them with it.
+  const registry = new SpaceRegistry(dataDir, syncFilesOf(dataDir));
   const shared: SharedContext = {
     dataDir,
     host: options.host,

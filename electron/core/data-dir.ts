@@ -1,7 +1,7 @@
 // Where Mnemo keeps its data. The default is the folder Electron gives this app as `userData`
 // (appData + product name), computed here without Electron so the desktop app, browser mode and the CLI
 // share one memory. Precedence: --data-dir, then MNEMO_DATA_DIR, then the platform default.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
@@ -54,8 +54,8 @@ export function resolveDataDir(inputs: DataDirInputs = {}): string {
 
 /**
  * Creates the data dir if missing, owner-only (0700): it holds the user's memory and maybe an API key.
- * An existing folder keeps its mode: the user may have chosen to share it. Throws a message without a
- * stack-worthy cause when the path exists but is not a folder.
+ * Throws a message without a stack-worthy cause when the path exists but is not a folder. An existing
+ * folder is tightened by tightenDataDir (createCore), where the change can be logged.
  */
 export function ensureDataDir(dir: string): string {
   let existing: ReturnType<typeof statSync> | undefined;
@@ -73,6 +73,30 @@ export function ensureDataDir(dir: string): string {
     if (process.platform !== 'win32') chmodSync(dir, 0o700);
   }
   return dir;
+}
+
+/**
+ * Makes the data folder, and its sync folder (git folders and tokens), owner-only where another user
+ * could enter them: a folder made by an older version, a copy or a restore may be 0755, and everything
+ * under it (memory, conversations, a plain-text API key or token) would then be readable by others.
+ * Only these two folders: what is inside is made owner-only by whoever writes it. Returns what it
+ * changed, as names relative to the data folder with their former modes, for the log.
+ */
+export function tightenDataDir(dir: string): { folder: string; was: string }[] {
+  if (process.platform === 'win32') return [];
+  const changed: { folder: string; was: string }[] = [];
+  for (const folder of ['.', 'sync']) {
+    const full = path.join(dir, folder);
+    try {
+      const st = lstatSync(full);
+      if (!st.isDirectory() || (st.mode & 0o077) === 0) continue;
+      chmodSync(full, st.mode & 0o700);
+      changed.push({ folder, was: (st.mode & 0o777).toString(8) });
+    } catch {
+      // Missing, or not ours to change: the start goes on, as before.
+    }
+  }
+  return changed;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -25,6 +25,11 @@ export interface FileLock {
   releaseSync(): void;
   /** The lock was taken from us (we were blocked longer than STALE_MS): stop relying on it. */
   readonly lost: boolean;
+  /**
+   * Whether it is still ours, looked at now: `lost` is learnt only at the next refresh (every STALE_MS / 2),
+   * while a process that was stopped or starved can find another holder's pid, or no lock, at once.
+   */
+  held(): boolean;
 }
 
 export interface LockOptions {
@@ -114,6 +119,9 @@ export async function lockFile(file: string, options: LockOptions): Promise<File
   return {
     get lost() {
       return state.lost;
+    },
+    held() {
+      return !state.lost && state.release !== undefined && ownerOf(lockPathOf(file)) === process.pid;
     },
     async release() {
       const r = state.release;

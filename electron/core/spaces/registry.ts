@@ -41,11 +41,24 @@ import { emptyTrash, keptUntil, listTrash, TRASH_FOLDER, TRASH_KEEP_MS, type Tra
 
 export { TRASH_KEEP_MS };
 
+/**
+ * What spaces own outside their folders (sync's git folder, token and state in DIR/sync/): kept while a
+ * space is in the trash, erased when the trash erases it. Given by createCore, which knows sync.
+ */
+export interface OutsideFiles {
+  /** The ids that own something there now. */
+  owners(): string[];
+  erase(id: string): void | Promise<void>;
+}
+
 export class SpaceRegistry {
   readonly spacesDir: string;
   private lock: ProcessLock | undefined;
 
-  constructor(readonly dataDir: string) {
+  constructor(
+    readonly dataDir: string,
+    private readonly outside?: OutsideFiles,
+  ) {
     this.spacesDir = path.join(dataDir, SPACES_FOLDER);
   }
 
@@ -193,9 +206,23 @@ export class SpaceRegistry {
     });
   }
 
-  /** Erases trashed spaces deleted more than `olderThanMs` ago. Returns how many. */
+  /**
+   * Erases trashed spaces deleted more than `olderThanMs` ago, with what they own outside their folders.
+   * Returns how many. Outside files whose space is neither listed nor in the trash (a space erased by a
+   * version that left them behind) go too: nothing can bring such a space back.
+   */
   async emptyTrash(olderThanMs = TRASH_KEEP_MS, now = Date.now()): Promise<number> {
-    return this.locked(() => emptyTrash(path.join(this.spacesDir, TRASH_FOLDER), now - olderThanMs));
+    const trash = path.join(this.spacesDir, TRASH_FOLDER);
+    const erase = this.outside ? (id: string) => this.outside!.erase(id) : undefined;
+    return this.locked(async () => {
+      const removed = await emptyTrash(trash, now - olderThanMs, erase);
+      if (this.outside) {
+        const kept = new Set((await listTrash(trash)).map((t) => t.id));
+        for (const id of this.outside.owners())
+          if (isSpaceId(id) && !kept.has(id) && !(await this.read(id))) await this.outside.erase(id);
+      }
+      return removed;
+    });
   }
 
   async close(): Promise<void> {

@@ -193,10 +193,13 @@ export class Spaces {
       await space.close();
     }
     const trashed = await this.registry.delete(id);
-    // Deleting is when old trash is looked at: never at start, never for a space just deleted.
-    void this.registry
+    // Deleting is when old trash is looked at: never at start, never for a space just deleted. Close waits
+    // for it (a CLI run ends right after the delete), so an erase is not cut short between its steps.
+    const emptying = this.registry
       .emptyTrash()
       .catch((error: unknown) => this.shared.log.warn('space trash not emptied', { error }));
+    const before = this.emptying;
+    this.emptying = Promise.all([before, emptying]);
     return trashed;
   }
 
@@ -213,7 +216,7 @@ export class Spaces {
           this.shared.log.warn('space trash not emptied', { error });
           return 0;
         });
-        this.emptying = done;
+        this.emptying = Promise.all([this.emptying, done]);
         void done.then(resolve);
       }, delayMs);
       this.trashTimer.unref();

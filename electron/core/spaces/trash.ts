@@ -53,17 +53,28 @@ export async function listTrash(trashDir: string): Promise<(TrashedSpace & { fol
   return out.sort((a, b) => (a.deletedAt < b.deletedAt ? 1 : -1));
 }
 
-export async function emptyTrash(trashDir: string, before: number): Promise<number> {
+/** Erases what a space owns outside its folder (sync's files); see registry.ts's OutsideFiles. */
+export type EraseOutside = (id: string) => void | Promise<void>;
+
+/**
+ * Erases the entries deleted before `before`. What a space owns outside its folder goes once its entry is
+ * renamed to ".gone-" and before the folder itself, so a crash between the two leaves a ".gone-" entry whose
+ * next emptying erases both, never a space restorable without its sync.
+ */
+export async function emptyTrash(trashDir: string, before: number, erase?: EraseOutside): Promise<number> {
   const names = await fsp.readdir(trashDir).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
     const match = ENTRY.exec(name);
     if (name.startsWith(GONE)) {
+      const id = ENTRY.exec(name.slice(GONE.length))?.[2];
+      if (id) await erase?.(id);
       await fsp.rm(path.join(trashDir, name), { recursive: true, force: true });
     } else if (match && Number(match[1]) < before) {
       const gone = path.join(trashDir, `${GONE}${name}`);
       await fsp.rename(path.join(trashDir, name), gone);
       spaceCrashPoint('space-trash-after-rename');
+      await erase?.(match[2]!);
       await fsp.rm(gone, { recursive: true, force: true });
       removed++;
     }

@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin, type SyncActor } from '../../../memory/index.js';
-import { blobOid, FILE_MODE, keyOf, type GitStore, type TreeEntry } from './git-store.js';
+import { blobOid, FILE_MODE, type GitStore, type TreeEntry } from './git-store.js';
 import { areaOf, mergeSpaceInfo, mergeText, type Decision, type SpaceInfo } from './merge.js';
+import { isTwin, syncKey, TWIN_REASON } from './names.js';
 import type { ChangeProvenance } from './provenance.js';
 import { spaceJson } from './snapshot.js';
 import {
@@ -113,7 +114,7 @@ export async function applyDecisions(
         const copy = await forkConversation(ctx.space.conversationsDir, id, content, ctx.remoteDevice);
         const copySegs = ['conversations', `${copy.id}.jsonl`];
         const oid = await ctx.git.writeBlob(copy.content);
-        result.set(keyOf(copySegs), { segs: copySegs, mode: FILE_MODE, oid });
+        result.set(syncKey(copySegs), { segs: copySegs, mode: FILE_MODE, oid });
         changedConversations.push(copy.id);
         ctx.report.notes.push(
           `${shown}: changed on both devices; the other device's version is kept as a conversation of its own ("… (from ${ctx.remoteDevice})")`,
@@ -168,7 +169,7 @@ async function writeMemoryBatches(ctx: ApplyContext, todo: Decision[]): Promise<
     { actor: SyncActor; items: { key: string; path: string; content: string; baseVersion: string | null }[] }
   >();
   for (const d of todo) {
-    if (d.kind !== 'take' || !d.remote || areaOf(d.remote.segs) !== 'memory') continue;
+    if (d.kind !== 'take' || !d.remote || areaOf(d.remote.segs) !== 'memory' || isTwin(d.key)) continue;
     const why = structuralRefusal(d.remote);
     if (why) {
       out.set(d.key, new Refused(why));
@@ -247,6 +248,11 @@ async function take(
   remote: TreeEntry | null,
   area: ReturnType<typeof areaOf>,
 ): Promise<string | undefined> {
+  // Its name is another entry's in NFC (names.ts): applying it, or its deletion, would change that file.
+  if (isTwin(key)) {
+    if (remote) throw new Refused(TWIN_REASON);
+    return;
+  }
   const expect = ctx.local.get(key);
   const foreign = ctx.state.foreign[key];
   // For an entry set aside before, the space still holds what it held then.

@@ -15,6 +15,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { detectSecret } from '../../../memory/secrets.js';
 import { plainTextCipher, type KeyCipher } from '../key-vault.js';
 import { cleanDevice } from './provenance.js';
 
@@ -83,8 +84,10 @@ export function readJson(file: string): unknown {
 }
 
 /**
- * An HTTPS (or loopback HTTP) URL without credentials: a user name in it is taken out and returned, a
- * password or token in it is refused (it would land in a file and in logs).
+ * An HTTPS (or loopback HTTP) URL without credentials: a user name in it is taken out and returned. A
+ * password, a query string or a fragment (where hosts put access tokens: `?access_token=…`), and a user
+ * name that is itself a token (`https://ghp_…@host`), are refused: the URL is saved in remote.json and
+ * shown in the window, the terminal and the log, where the token field's value never goes.
  */
 export function parseRemoteUrl(raw: string): { url: string; username?: string } {
   let u: URL;
@@ -97,12 +100,19 @@ export function parseRemoteUrl(raw: string): { url: string; username?: string } 
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) {
     throw new Error('The remote must be an https:// address (the token would travel unencrypted otherwise).');
   }
-  if (u.password) {
+  const username = u.username ? decodeURIComponent(u.username) : undefined;
+  const tokenAsUser = username !== undefined && detectSecret(username) !== null;
+  if (u.password || u.search || u.hash || tokenAsUser) {
+    // Shown without any of the parts that may hold the token, so the message never repeats it.
+    const shown = new URL(u.href);
+    shown.password = '';
+    if (tokenAsUser) shown.username = '';
+    shown.search = '';
+    shown.hash = '';
     throw new Error(
-      'Leave the token out of the address: give it as the token (MNEMO_SYNC_TOKEN), where it is kept safe.',
+      `Put the token in the token field (or MNEMO_SYNC_TOKEN), not in the address: ${shown.toString()}`,
     );
   }
-  const username = u.username ? decodeURIComponent(u.username) : undefined;
   u.username = '';
   return { url: u.toString(), ...(username ? { username } : {}) };
 }

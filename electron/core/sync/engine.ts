@@ -5,7 +5,7 @@
 // holds; (5) it is pushed. A rerun after (3) finds the applied files equal on both sides.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { lockFile } from '../conversations/lock.js';
+import { lockFile, type FileLock } from '../conversations/lock.js';
 import {
   conflictDetail,
   listConflicts,
@@ -15,7 +15,8 @@ import {
 } from './conflicts.js';
 import { applyDecisions, displayOf, parseSpaceInfo, type ApplyContext } from './apply-remote.js';
 import { SyncConfigStore, syncPaths, writePrivate, type SyncPaths } from './config.js';
-import { GitStore, keyOf, RemoteError, type RemoteAuth, type TreeEntry } from './git-store.js';
+import { GitStore, RemoteError, type RemoteAuth, type TreeEntry } from './git-store.js';
+import { flatTree } from './names.js';
 import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
@@ -55,12 +56,16 @@ export interface SyncOptions {
 }
 
 const LOCK_WAIT_MS = 10_000;
+const LOCK_LOST =
+  'Another window took over syncing this space while this sync was held up, so it stopped without writing more; nothing is lost, and the next sync carries on.';
 const MAX_WALK = 200;
 
 export class SpaceSync {
   readonly paths: SyncPaths;
   readonly config: SyncConfigStore;
   private readonly git: GitStore;
+  /** The sync lock while a sync runs: checked between its steps (`owned`). */
+  private lock: FileLock | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -132,6 +137,7 @@ export class SpaceSync {
       waitMs: LOCK_WAIT_MS,
     });
     if (!lock) throw new SyncError('busy', 'Another window is syncing this space; try again in a moment.');
+    this.lock = lock;
     syncStarted(this.paths.gitdir);
     try {
       await this.git.init();
@@ -153,12 +159,22 @@ export class SpaceSync {
       // whether or not the sync got through: its next push then rewrites the remote's history.
       const forgotten = syncEnded(this.paths.gitdir);
       try {
-        if (forgotten.length > 0) await purgeLocked(this.paths, forgotten);
+        if (forgotten.length > 0 && lock.held()) await purgeLocked(this.paths, forgotten);
       } finally {
         // Synchronously: the async release queued behind libuv's threads took ~9 ms of every idle sync.
         lock.releaseSync();
+        this.lock = undefined;
       }
     }
+  }
+
+  /**
+   * Stops the sync once its lock is no longer ours (held up past the lock's stale time, another process
+   * took it over): two syncs of one space would move the same refs and state. Before every write of refs,
+   * state or the space, and after every wait for the remote.
+   */
+  private owned(): void {
+    if (this.lock && !this.lock.held()) throw new SyncError('busy', LOCK_LOST);
   }
 
   private async once(auth: RemoteAuth, options: SyncOptions): Promise<SyncReport> {
@@ -174,6 +190,7 @@ export class SpaceSync {
     let head = await this.git.ref('refs/heads/main');
     const headTree = head ? (await this.git.readCommit(head)).tree : null;
     const localTree = await this.git.writeTree(local.values(), false);
+    this.owned();
     if (localTree !== headTree) {
       const headEntries = headTree ? await this.flat(headTree) : new Map<string, TreeEntry>();
       await this.git.writeTree(local.values());
@@ -398,6 +415,7 @@ export class SpaceSync {
         : {}),
     };
     const decisions = decide(baseEntries, local, remoteEntries);
+    this.owned();
     options.onProgress?.('applying', 0, decisions.length);
     const result = await applyDecisions(ctx, decisions);
     writePrivate(this.paths.conflictsFile, JSON.stringify(conflicts));
@@ -405,6 +423,7 @@ export class SpaceSync {
     for (const d of decisions) if (d.kind !== 'keep') delete state.stat[d.key];
 
     const tree = await this.git.writeTree(result.values());
+    this.owned();
     const remoteTree = (await this.git.readCommit(remoteHead)).tree;
     const onTop = m.rejoin || !head || (await this.git.isAncestor(head, remoteHead));
     let merged: string;
@@ -475,6 +494,7 @@ export class SpaceSync {
         at,
       });
     }
+    this.owned();
     await this.git.setRef('refs/heads/main', oid);
     await this.remote(() => pushCommit(this.git, auth, oid, remoteHead, force));
     if (rewriteId) {
@@ -540,7 +560,7 @@ export class SpaceSync {
   }
 
   private async flat(tree: string): Promise<Map<string, TreeEntry>> {
-    return new Map((await this.git.readTree(tree)).map((e) => [keyOf(e.segs), e]));
+    return flatTree(await this.git.readTree(tree));
   }
 
   private async remoteInfo(head: string): Promise<{ id: string; name: string } | null> {
@@ -581,7 +601,9 @@ export class SpaceSync {
 
   private async remote<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      const answer = await fn();
+      this.owned();
+      return answer;
     } catch (error) {
       if (error instanceof RemoteError)
         throw new SyncError(

@@ -4,6 +4,7 @@
 // kept twice, space.json is merged field by field, and anything else the remote holds is left as it is.
 import { diff3Merge } from 'node-diff3';
 import type { TreeEntry } from './git-store.js';
+import { isTwin } from './names.js';
 
 export type Area = 'memory' | 'conversation' | 'space' | 'tombstone' | 'other';
 
@@ -49,7 +50,8 @@ export function decide(
       out.push({ kind: 'take', key, remote: r ?? null });
       continue;
     }
-    const area = areaOf((l ?? r)!.segs);
+    // A twin (names.ts) is never merged into the file it shares its NFC name with: left as the remote has it.
+    const area = isTwin(key) ? 'other' : areaOf((l ?? r)!.segs);
     if (area === 'other') out.push({ kind: 'take', key, remote: r ?? null });
     else if (area === 'tombstone')
       out.push(l ? { kind: 'keep-local', key } : { kind: 'take', key, remote: r! });

@@ -112,7 +112,13 @@ export class SyncService {
    * remote holding another space is joined only when confirmed, if this space holds anything to merge.
    */
   async join(spaceId: string, input: JoinInput): Promise<JoinResult> {
-    const parsed = parseRemoteUrl(input.url);
+    let parsed;
+    try {
+      parsed = parseRemoteUrl(input.url);
+    } catch (error) {
+      // The window shows a SyncError's message; any other error would reach it as an internal one.
+      throw new SyncError('not_configured', (error as Error).message);
+    }
     const username = parsed.username ?? input.username?.trim();
     if (!username)
       throw new SyncError(

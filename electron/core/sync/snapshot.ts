@@ -5,7 +5,8 @@
 import { lstatSync, promises as fsp, readdirSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { detectSecret } from '../../../memory/index.js';
-import { blobOid, FILE_MODE, keyOf, type GitStore, type TreeEntry } from './git-store.js';
+import { blobOid, FILE_MODE, type GitStore, type TreeEntry } from './git-store.js';
+import { syncKey } from './names.js';
 import type { SpaceInfo } from './merge.js';
 import { provenanceFromJournal, type ChangeProvenance } from './provenance.js';
 import { completeLines, CONVERSATION_ID, type SyncSpace } from './space-io.js';
@@ -42,7 +43,7 @@ export async function snapshot(
   const entries = new Map<string, TreeEntry>();
   const seen = new Set<string>();
   const put = (segs: string[], oid: string): void =>
-    void entries.set(keyOf(segs), { segs, mode: FILE_MODE, oid });
+    void entries.set(syncKey(segs), { segs, mode: FILE_MODE, oid });
 
   // The journal's entries since the last sync: which memory files surely changed, and by whom.
   const journal = await space.memory.journal();
@@ -88,7 +89,7 @@ export async function snapshot(
   for (const e of await space.memory.list()) {
     if (e.kind !== 'file') continue;
     const segs = ['memories', ...e.path.slice('/memories/'.length).split('/')];
-    const key = keyOf(segs);
+    const key = syncKey(segs);
     const read = async (): Promise<Buffer> => Buffer.from((await space.memory.read(e.path)).content, 'utf8');
     try {
       const oid = await cached(key, e.size, Date.parse(e.modifiedAt), read, true);
@@ -117,7 +118,7 @@ export async function snapshot(
     if (!st?.isFile()) continue;
     const segs = ['conversations', name];
     changed.push(
-      cached(keyOf(segs), st.size, st.mtimeMs + st.ino / 1e9, async () =>
+      cached(syncKey(segs), st.size, st.mtimeMs + st.ino / 1e9, async () =>
         completeLines(await fsp.readFile(file)),
       ).then(
         (oid) => put(segs, oid),
@@ -140,11 +141,11 @@ export async function snapshot(
   for (const [name, bytes] of localTombstones(dataDir, space.id)) {
     const segs = ['tombstones', name];
     const oid = blobOid(bytes);
-    if (state.stat[keyOf(segs)]?.oid !== oid) {
+    if (state.stat[syncKey(segs)]?.oid !== oid) {
       await git.writeBlob(bytes);
-      state.stat[keyOf(segs)] = { size: bytes.length, mtime: 0, oid };
+      state.stat[syncKey(segs)] = { size: bytes.length, mtime: 0, oid };
     }
-    seen.add(keyOf(segs));
+    seen.add(syncKey(segs));
     put(segs, oid);
   }
 

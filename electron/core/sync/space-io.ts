@@ -37,7 +37,9 @@ export class Refused extends Error {}
 /** The entry cannot be applied now (a conversation answering, a file changed meanwhile): next sync. */
 export class Busy extends Error {}
 
-export const memoryPathOf = (segs: readonly string[]): string => `/memories/${segs.slice(1).join('/')}`;
+/** The memory path of a tree entry, in NFC as the memory names its files (names.ts). */
+export const memoryPathOf = (segs: readonly string[]): string =>
+  `/memories/${segs.slice(1).join('/')}`.normalize('NFC');
 export const conversationFileOf = (dir: string, id: string): string => path.join(dir, `${id}.jsonl`);
 
 /** Why an entry from the remote cannot even be considered (before any content is read), or null. */

@@ -134,7 +134,10 @@ describe('remote URLs', () => {
   ])('%s', (raw, expected) => expect(parseRemoteUrl(raw)).toEqual(expected));
   it.each([
     ['http://git.example.com/n.git', /https/],
-    ['https://me:tok@git.example.com/n.git', /Leave the token out/],
+    ['https://me:tok@git.example.com/n.git', /Put the token in the token field/],
+    ['https://git.example.com/n.git?access_token=tok', /Put the token in the token field/],
+    ['https://git.example.com/n.git#tok', /Put the token in the token field/],
+    [`https://ghp_${'a'.repeat(36)}@git.example.com/n.git`, /Put the token in the token field/],
     ['file:///etc', /https/],
     ['not a url', /address like/],
   ])('refuses %s', (raw, message) => expect(() => parseRemoteUrl(raw)).toThrow(message));
