@@ -20,6 +20,7 @@ import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
 import { pushCommit } from './push.js';
+import { SPACE_INFO_CAP_BYTES } from './limits.js';
 import { snapshot } from './snapshot.js';
 import { Refused, type SyncSpace } from './space-io.js';
 import { resolveRewritten, rewriteHistory, unseenRewrite, type HistoryParts } from './history.js';
@@ -394,7 +395,8 @@ export class SpaceSync {
     const e = entries.get('space.json');
     if (!e) return null;
     try {
-      return parseSpaceInfo(await this.git.readBlob(e.oid));
+      const content = await this.git.readBlobCapped(e.oid, SPACE_INFO_CAP_BYTES);
+      return content === 'too_large' ? null : parseSpaceInfo(content);
     } catch (error) {
       if (error instanceof Refused) return null;
       throw error;
