@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -210,4 +211,57 @@ describe('a remote blob bomb', { timeout: 120_000 }, () => {
     expect(listed).toContain('memories/bomb.md');
     expect(listed).toContain('memories/mid.md');
   });
+
+  it('a commit too large to set aside stops the sync with what to do; once it is gone, the sync goes on', async () => {
+    const repo = 'big-commit';
+    const url = server.createRepo(repo);
+    const a = mkdtempSync(path.join(tmpdir(), 'mnemo-bomb-b-'));
+    dirs.push(a);
+    writeFileSync(path.join(mkdirFor(a), 'kept.md'), 'kept\n');
+    expect((await runMeasured(a, ['--sync-remote', url])).code).toBe(0);
+    const before = server.git(repo, ['rev-parse', 'main']).trim();
+    // A commit message of 17 MiB: the history cannot be read without the commit, so nothing can be
+    // set aside; the sync stops before isomorphic-git unpacks anything.
+    const message = path.join(mkdtempSync(path.join(tmpdir(), 'mnemo-bomb-msg-')), 'message');
+    dirs.push(path.dirname(message));
+    writeFileSync(message, `${'a line of a very long message\n'.repeat((17 * MiB) / 30)}`);
+    const tree = server.git(repo, ['rev-parse', 'main^{tree}']).trim();
+    const big = server
+      .git(repo, [
+        '-c',
+        'user.name=other',
+        '-c',
+        'user.email=o@x',
+        'commit-tree',
+        tree,
+        '-p',
+        'main',
+        '-F',
+        message,
+      ])
+      .trim();
+    server.git(repo, ['update-ref', 'refs/heads/main', big]);
+
+    const r = await runMeasured(a, ['--sync']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "Sync failed: The remote's history holds a commit of 17 MiB, larger than the 16384 KiB limit",
+    );
+    expect(r.stderr).toContain('Remove that commit from the remote.');
+    expect(r.stderr).not.toMatch(/\n\s+at |\/tmp\/|node_modules/);
+    expect(r.peak).toBeLessThan(TREE_LIMIT);
+    expect(readFileSync(path.join(a, 'memories', 'kept.md'), 'utf8')).toBe('kept\n');
+
+    server.git(repo, ['update-ref', 'refs/heads/main', before]);
+    writeFileSync(path.join(a, 'memories', 'later.md'), 'later\n');
+    const again = await runMeasured(a, ['--sync']);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('sent: /memories/later.md');
+  });
 });
+
+function mkdirFor(dataDir: string): string {
+  const dir = path.join(dataDir, 'memories');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
