@@ -81,6 +81,7 @@ async function* guardPack(
     }
     for (const piece of await scanner.end()) for (const b of frames(piece)) yield b;
   } finally {
+    scanner.close();
     await body.return?.();
   }
 }

@@ -197,6 +197,12 @@ export class PackScanner {
     return out;
   }
 
+  /** Frees a scan cut short (the answer failed or was refused). */
+  close(): void {
+    this.scan?.inflater.destroy();
+    this.scan = null;
+  }
+
   private add(b: Buffer): void {
     if (b.length === 0) return;
     this.chunks.push(b);

@@ -166,7 +166,9 @@ function plantDeltaPack(repo: string): { base: string; target: string } {
   };
 }
 
-describe('a remote blob bomb', { timeout: 120_000 }, () => {
+// A generous bound: in a full run, git's and the CLI's passes over the GiB share the cores with every
+// other test file.
+describe('a remote blob bomb', { timeout: 300_000 }, () => {
   it('is refused by name from the pack as it arrives; the tree stays under 600 MiB; the rest arrives', async () => {
     const repo = 'bomb';
     const url = server.createRepo(repo);
