@@ -115,7 +115,7 @@ export function printReport(report: SyncReport, label: string, out: Print): void
         `the other is kept beside the space until you resolve it`,
     );
   }
-  for (const r of report.refused) out(`  refused: ${r.path}: ${r.reason} (left on the remote as it is)`);
+  for (const r of report.refused) out(`  ${r.path}: refused, ${r.reason} (left on the remote as it is)`);
   for (const h of report.held) out(`  not sent: ${h.path}: ${h.reason}`);
   for (const p of report.pending) out(`  waiting: ${p.path}: ${p.reason} (tried again at the next sync)`);
   for (const f of report.forgotten)

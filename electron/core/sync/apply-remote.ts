@@ -23,6 +23,7 @@ import {
   type SyncSpace,
 } from './space-io.js';
 import type { SyncState } from './state.js';
+import { CONVERSATION_CAP_BYTES, overLimit, SPACE_INFO_CAP_BYTES, TOMBSTONE_CAP_BYTES } from './limits.js';
 import { keepTombstone, localTombstones, parseTombstone, TOMBSTONE_NAME } from './tombstones.js';
 import type { SyncConflict, SyncReport } from './report.js';
 
@@ -109,7 +110,7 @@ export async function applyDecisions(
         if (merged) result.set(d.key, merged);
       } else {
         const id = segs[1]!.slice(0, -6);
-        const raw = await ctx.git.readBlob(d.remote.oid);
+        const raw = await readCapped(ctx, d.remote);
         const content = ctx.redactIncoming ? ctx.redactIncoming(raw) : raw;
         const copy = await forkConversation(ctx.space.conversationsDir, id, content, ctx.remoteDevice);
         const copySegs = ['conversations', `${copy.id}.jsonl`];
@@ -178,10 +179,9 @@ async function writeMemoryBatches(ctx: ApplyContext, todo: Decision[]): Promise<
     const foreign = ctx.state.foreign[d.key];
     const expectOid = foreign ? foreign.localOid : (ctx.local.get(d.key)?.oid ?? null);
     const p = memoryPathOf(d.remote.segs);
-    const bytes = await ctx.git.readBlob(d.remote.oid);
-    const cap = ctx.space.memory.limits.fileCapBytes;
-    if (bytes.length > cap) {
-      out.set(d.key, new Refused(`it is larger than the ${Math.round(cap / 1024)} KiB a memory file may be`));
+    const bytes = await ctx.git.readBlobCapped(d.remote.oid, capOf(ctx, d.remote.segs));
+    if (bytes === 'too_large') {
+      out.set(d.key, new Refused(overLimit(capOf(ctx, d.remote.segs))));
       continue;
     }
     const text = decodeUtf8(bytes);
@@ -223,7 +223,7 @@ async function writeMemoryBatches(ctx: ApplyContext, todo: Decision[]): Promise<
         if (o.ok) out.set(key, 'done');
         else if (o.error.code === 'conflict') out.set(key, new Busy('changed on this device meanwhile'));
         else if (o.error.code !== 'io' && o.error.code !== 'closed')
-          out.set(key, new Refused(o.error.message.replace(/^Error: /, '')));
+          out.set(key, new Refused(o.error.message.replace(/^(Error|Refused): /, '')));
       });
       ctx.progress?.(Math.min(i + BATCH, items.length), items.length);
     }
@@ -265,12 +265,8 @@ async function take(
     if (remote) throw new Refused('it is not part of a space (kept on the remote, not used here)');
     return;
   }
-  const content = remote ? await ctx.git.readBlob(remote.oid) : null;
+  const content = remote ? await readCapped(ctx, remote) : null;
   if (area === 'memory') {
-    if (content && content.length > ctx.space.memory.limits.fileCapBytes)
-      throw new Refused(
-        `it is larger than the ${Math.round(ctx.space.memory.limits.fileCapBytes / 1024)} KiB a memory file may be`,
-      );
     await applyMemory(ctx.space.memory, memoryPathOf(segs), content, expectOid, actorOf(ctx, key));
   } else if (area === 'conversation') {
     const incoming = content && ctx.redactIncoming ? ctx.redactIncoming(content) : content;
@@ -283,6 +279,23 @@ async function take(
     const mine = await ctx.space.info();
     await setInfo(ctx, { name: theirs.name, colour: theirs.colour }, mine);
   }
+}
+
+/** The cap of an entry's area: what a blob there may weigh before it is read. */
+function capOf(ctx: ApplyContext, segs: readonly string[]): number {
+  const area = areaOf(segs);
+  if (area === 'memory') return ctx.space.memory.limits.fileCapBytes;
+  if (area === 'space') return SPACE_INFO_CAP_BYTES;
+  if (area === 'tombstone') return TOMBSTONE_CAP_BYTES;
+  return CONVERSATION_CAP_BYTES;
+}
+
+/** An entry's content, refused (by its object's declared size, before it is inflated) above its cap. */
+async function readCapped(ctx: ApplyContext, e: TreeEntry): Promise<Buffer> {
+  const cap = capOf(ctx, e.segs);
+  const content = await ctx.git.readBlobCapped(e.oid, cap);
+  if (content === 'too_large') throw new Refused(overLimit(cap));
+  return content;
 }
 
 async function setInfo(
@@ -346,13 +359,13 @@ async function merge(
   d: Extract<Decision, { kind: 'merge' }>,
   shown: string,
 ): Promise<TreeEntry | null> {
-  const [base, mine, theirs] = await Promise.all([
-    d.base ? ctx.git.readBlob(d.base.oid) : Promise.resolve(Buffer.alloc(0)),
-    ctx.git.readBlob(d.local.oid),
-    ctx.git.readBlob(d.remote.oid),
-  ]);
   const why = structuralRefusal(d.remote);
   if (why) throw new Refused(why);
+  const [base, mine, theirs] = await Promise.all([
+    d.base ? readCapped(ctx, d.base) : Promise.resolve(Buffer.alloc(0)),
+    readCapped(ctx, d.local),
+    readCapped(ctx, d.remote),
+  ]);
   if (areaOf(d.local.segs) === 'space') {
     const merged = mergeSpaceInfo(
       d.base ? parseSpaceInfo(base) : null,

@@ -21,6 +21,7 @@ import { areaOf, decide, type Decision } from './merge.js';
 import { commitMessage, parseCommit, type ChangeProvenance } from './provenance.js';
 import { emptyReport, SyncError, type SyncConflict, type SyncReport } from './report.js';
 import { pushCommit } from './push.js';
+import { SPACE_INFO_CAP_BYTES } from './limits.js';
 import { snapshot } from './snapshot.js';
 import { memoryPathOf, Refused, type SyncSpace } from './space-io.js';
 import {
@@ -31,13 +32,8 @@ import {
   type HistoryParts,
 } from './history.js';
 import { deferPurge, historyHolds, purgeLocked, syncEnded, syncStarted } from './purge.js';
-import {
-  keepTombstone,
-  localTombstones,
-  parseTombstone,
-  TOMBSTONE_CAP_BYTES,
-  TOMBSTONE_NAME,
-} from './tombstones.js';
+import { keepTombstone, localTombstones, parseTombstone, TOMBSTONE_NAME } from './tombstones.js';
+import { TOMBSTONE_CAP_BYTES } from './limits.js';
 import { isWithin } from '../../../memory/index.js';
 import { createRedactor } from '../conversations/redact.js';
 import { redactConversationLines } from '../conversations/redact-files.js';
@@ -568,7 +564,8 @@ export class SpaceSync {
     const e = entries.get('space.json');
     if (!e) return null;
     try {
-      return parseSpaceInfo(await this.git.readBlob(e.oid));
+      const content = await this.git.readBlobCapped(e.oid, SPACE_INFO_CAP_BYTES);
+      return content === 'too_large' ? null : parseSpaceInfo(content);
     } catch (error) {
       if (error instanceof Refused) return null;
       throw error;

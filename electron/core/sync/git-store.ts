@@ -9,6 +9,9 @@ import { deflateSync } from 'node:zlib';
 import { writePack } from './pack-writer.js';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
+import { PACK_LIMITS } from './limits.js';
+import { ObjectSizes } from './object-size.js';
+import { guardedHttp, PackLimitError, type SetAside } from './pack-guard.js';
 
 /** One entry of a flat tree: its path segments as the tree holds them, mode and object id. */
 export interface TreeEntry {
@@ -72,9 +75,12 @@ export function finishSwap(gitdir: string): void {
 
 export class GitStore {
   private cache = {};
+  private sizes: ObjectSizes;
   /** The folder's inode when the caches were filled: a purge (any process's) puts a new folder there. */
   private ino: number | undefined;
-  constructor(readonly gitdir: string) {}
+  constructor(readonly gitdir: string) {
+    this.sizes = new ObjectSizes(gitdir);
+  }
 
   /** Creates the folder if needed; called at the start of each sync, so caches of a replaced folder go. */
   async init(): Promise<void> {
@@ -86,6 +92,7 @@ export class GitStore {
     const ino = fs.statSync(this.gitdir).ino;
     if (this.ino !== undefined && ino !== this.ino) {
       this.cache = {};
+      this.sizes = new ObjectSizes(this.gitdir);
       this.madeDirs.clear();
       this.commits.clear();
     }
@@ -144,10 +151,34 @@ export class GitStore {
     return Buffer.from(blob);
   }
 
-  /** The size of a blob without inflating more than needed for the check (the pack holds it whole). */
+  /**
+   * A blob, unless it is larger than `cap`: decided on the size its object header declares (or because a
+   * fetch set it aside), before anything is inflated.
+   */
   async readBlobCapped(oid: string, cap: number): Promise<Buffer | 'too_large'> {
+    const queued = this.pending.get(oid);
+    if (queued) return queued.length > cap ? 'too_large' : queued;
+    if (this.sizes.setAside(oid)) return 'too_large';
+    const size = this.sizes.size(oid);
+    if (size !== null && size > cap) return 'too_large';
     const blob = await this.readBlob(oid);
     return blob.length > cap ? 'too_large' : blob;
+  }
+
+  /**
+   * Records what a fetch set aside. A delta's id is unknown (it needs its base), so the entries of the
+   * fetched tree whose blob this folder does not hold are those.
+   */
+  private async recordSetAside(found: SetAside[], head: string | null): Promise<void> {
+    const named = found.flatMap((f) => (f.oid ? [[f.oid, f.size] as const] : []));
+    const unnamed = found.filter((f) => !f.oid).map((f) => f.size);
+    if (unnamed.length > 0 && head) {
+      for (const e of await this.readTree((await this.readCommit(head)).tree)) {
+        if (e.mode.startsWith('100') && this.sizes.size(e.oid) === null)
+          named.push([e.oid, Math.min(...unnamed)]);
+      }
+    }
+    this.sizes.addSetAside(named);
   }
 
   /**
@@ -304,6 +335,11 @@ export class GitStore {
     await git.writeRef({ fs, gitdir: this.gitdir, ref: name, value: oid, force: true });
   }
 
+  /** The objects fetches set aside as too large (a stand-in of the same length is here, never read). */
+  setAsideIds(): string[] {
+    return this.sizes.setAsideIds();
+  }
+
   /** The refs under `prefix` (e.g. 'refs/sync'), full names. */
   async listRefs(prefix: string): Promise<string[]> {
     try {
@@ -356,7 +392,7 @@ export class GitStore {
   async remoteHead(auth: RemoteAuth): Promise<string | null> {
     const refs = await remoteCall(() =>
       git.listServerRefs({
-        http,
+        http: guardedHttp(http, PACK_LIMITS, []),
         url: auth.url,
         prefix: 'refs/heads/',
         protocolVersion: 1,
@@ -372,10 +408,11 @@ export class GitStore {
   ): Promise<string | null> {
     // isomorphic-git takes the refspec from the remote's config: the URL there never holds a credential.
     await git.addRemote({ fs, gitdir: this.gitdir, remote: 'origin', url: auth.url, force: true });
+    const found: SetAside[] = [];
     const result = await remoteCall(() =>
       git.fetch({
         fs,
-        http,
+        http: guardedHttp(http, PACK_LIMITS, found),
         gitdir: this.gitdir,
         remote: 'origin',
         ref: 'main',
@@ -387,6 +424,7 @@ export class GitStore {
         ...(onProgress ? { onProgress: (p) => onProgress(p.phase, p.loaded, p.total) } : {}),
       }),
     );
+    if (found.length > 0) await this.recordSetAside(found, result.fetchHead ?? null);
     return result.fetchHead ?? null;
   }
 }
@@ -410,6 +448,7 @@ async function remoteCall<T>(fn: () => Promise<T>): Promise<T> {
 
 export function remoteErrorOf(error: unknown): RemoteError {
   if (error instanceof RemoteError) return error;
+  if (error instanceof PackLimitError) return new RemoteError('other', error.message);
   const e = error as {
     code?: string;
     data?: { statusCode?: number };

@@ -5,13 +5,14 @@
 // conversations redacted; the old history goes. The remote's history still holds the versions until this
 // device's next sync pushes a root of its own in place of the remote's head (`rewritePending`, push in
 // engine.ts), which the other devices re-join by its marker (history.ts).
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../memory/index.js';
 import { lockFile } from '../conversations/lock.js';
 import type { SyncPaths } from './config.js';
 import { finishSwap, GitStore, SWAP_READY, swapPaths, type TreeEntry } from './git-store.js';
 import { areaOf } from './merge.js';
+import { SET_ASIDE_FILE } from './object-size.js';
 import { writePack } from './pack-writer.js';
 import { memoryPathOf } from './space-io.js';
 import { loadState, saveState } from './state.js';
@@ -94,11 +95,14 @@ export async function purgeLocked(paths: SyncPaths, forgotten: readonly Forgotte
     if ((await clean.entry({ segs: f.segs, mode: f.mode, oid: f.oid })).keep) foreign[key] = f;
 
   const keep = [main, base, ...backups.values()].filter((x): x is string => x !== null);
+  // A set-aside stand-in is as large as what it stands for and never read: it stays behind, and so does
+  // its record (readBlobCapped refuses it by that record, not by its content).
+  const leave = new Set([...clean.tainted, ...git.setAsideIds()]);
   const objects = await reachable(
     git,
     keep,
     Object.values(foreign).map((f) => f.oid),
-    clean.tainted,
+    leave,
   );
   const { next, old } = swapPaths(paths.gitdir);
   rmSync(next, { recursive: true, force: true });
@@ -112,6 +116,8 @@ export async function purgeLocked(paths: SyncPaths, forgotten: readonly Forgotte
   }
   if (main) await fresh.setRef('refs/heads/main', main);
   for (const [ref, oid] of backups) await fresh.setRef(ref, oid);
+  const aside = path.join(paths.gitdir, SET_ASIDE_FILE);
+  if (existsSync(aside)) copyFileSync(aside, path.join(next, SET_ASIDE_FILE));
   writeFileSync(path.join(next, SWAP_READY), '');
   renameSync(paths.gitdir, old);
   renameSync(next, paths.gitdir);

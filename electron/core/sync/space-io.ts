@@ -11,6 +11,7 @@ import type { ConversationRecord, MetaRecord } from '../conversations/records.js
 import { rebuild } from '../conversations/state.js';
 import { titleOf } from '../conversations/store.js';
 import { blobOid, FILE_MODE, type TreeEntry } from './git-store.js';
+import { CONVERSATION_CAP_BYTES, overLimit } from './limits.js';
 import type { SpaceInfo } from './merge.js';
 
 /** What the engine needs of a space; the backend builds it from `core.spaces.open(id)`. */
@@ -29,8 +30,7 @@ export interface SyncSpace {
 }
 
 export const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** A conversation file larger than this is refused from a remote (a hostile one could fill the disk). */
-export const CONVERSATION_CAP_BYTES = 64 * 1024 * 1024;
+export { CONVERSATION_CAP_BYTES } from './limits.js';
 const LOCK_WAIT_MS = 1_500;
 
 export class Refused extends Error {}
@@ -100,7 +100,7 @@ export async function applyMemory(
     if (isMemoryError(error)) {
       if (error.code === 'conflict') throw new Busy('changed on this device meanwhile');
       if (error.code === 'closed' || error.code === 'io') throw error;
-      throw new Refused(error.message.replace(/^Error: /, ''));
+      throw new Refused(error.message.replace(/^(Error|Refused): /, ''));
     }
     throw error;
   }
@@ -116,7 +116,7 @@ export function decodeUtf8(b: Buffer): string | null {
 
 /** Checks a conversation file from the remote: JSON lines, a meta record first with the file's own id. */
 export function checkConversation(id: string, content: Buffer): ConversationRecord[] {
-  if (content.length > CONVERSATION_CAP_BYTES) throw new Refused('it is larger than a conversation may be');
+  if (content.length > CONVERSATION_CAP_BYTES) throw new Refused(overLimit(CONVERSATION_CAP_BYTES));
   const text = decodeUtf8(content);
   if (text === null) throw new Refused('it is not UTF-8 text');
   let records: ConversationRecord[];

@@ -36,8 +36,6 @@ export function recordTombstone(dataDir: string, spaceId: string, memoryPath: st
 }
 
 export const TOMBSTONE_NAME = /^[0-9a-f]{24}\.json$/;
-/** A tombstone is a path, a time and a device name: anything larger is not one. */
-export const TOMBSTONE_CAP_BYTES = 4096;
 
 /** Keeps a tombstone on this device, byte for byte (its name is its identity in the tree). */
 export function keepTombstone(dataDir: string, spaceId: string, name: string, bytes: Buffer): void {

@@ -98,9 +98,9 @@ describe('names that are one memory file in NFC', { timeout: 120_000 }, () => {
     const before = remoteMemories('nfc-1');
     expect([...before.keys()].filter((n) => n.normalize('NFC') === NFC)).toHaveLength(2);
     const r = await sync(dir, ['--sync']);
-    expect(r.stdout).toContain(`refused: /memories/${NFC}: `);
+    expect(r.stdout).toContain(`/memories/${NFC}: refused, `);
     expect(r.stdout).toMatch(
-      /refused: \/memories\/.+: another name in its folder is the same once both are in Unicode NFC form/,
+      /\/memories\/.+: refused, another name in its folder is the same once both are in Unicode NFC form/,
     );
     expect(r.stdout).not.toContain('received: /memories/caf');
     expect(existsSync(path.join(dir, 'memories', NFC))).toBe(false);
@@ -118,7 +118,7 @@ describe('names that are one memory file in NFC', { timeout: 120_000 }, () => {
     const before = remoteMemories('nfc-2');
     const r = await sync(dir, ['--sync']);
     expect(r.stdout).toContain(`received: /memories/${NFC} (added)`);
-    expect(r.stdout).toMatch(/refused: \/memories\/.+: another name in its folder is the same/);
+    expect(r.stdout).toMatch(/\/memories\/.+: refused, another name in its folder is the same/);
     expect(readFileSync(path.join(dir, 'memories', NFC), 'utf8')).toBe('composed\n');
     writeFileSync(path.join(dir, 'memories', 'mine.md'), 'mine, edited\n');
     await sync(dir, ['--sync']);
