@@ -42,7 +42,14 @@ let crashCountdown = Number(process.env.MNEMO_CRASH_AFTER ?? '0');
  * the (MNEMO_CRASH_AFTER+1)-th time it reaches that point.
  */
 export function crashPoint(
-  name: 'after-journal' | 'after-temp-write' | 'after-rename' | 'forget-after-intent' | 'forget-after-memory',
+  name:
+    | 'after-journal'
+    | 'after-temp-write'
+    | 'after-rename'
+    | 'forget-after-intent'
+    | 'forget-after-memory'
+    | 'purge-before-swap'
+    | 'purge-mid-swap',
 ): void {
   if (crashAt !== name) return;
   if (crashCountdown-- > 0) return;

@@ -12,7 +12,6 @@ import { ContractError } from '../../shared/errors.js';
 import type { CoreContext } from './context.js';
 import { PERSONAL_ID } from './spaces/model.js';
 import { recordTombstone } from './sync/tombstones.js';
-import { eraseSyncCopies } from './sync/forget-copies.js';
 import { BUSY_MESSAGE, lockFile } from './conversations/lock.js';
 import { createRedactor, type Redactor } from './conversations/redact.js';
 import { trashedFiles } from './conversations/trash.js';
@@ -154,7 +153,9 @@ export async function eraseCopies(ctx: CoreContext, trace: ForgetTrace): Promise
     await withConversationFileLock(file, async () => redactConversationFile(file, redactor));
   }
   eraseFromLogs(ctx, redactor);
-  // Last: a purge of the git folder waits for a sync of this space in this process to end.
+  // Last: a purge of the git folder waits for a sync of this space in this process to end. Loaded here,
+  // not at start: a chat's way to its first request never needs git.
+  const { eraseSyncCopies } = await import('./sync/forget-copies.js');
   await eraseSyncCopies(ctx.dataDir, ctx.space?.id ?? PERSONAL_ID, trace.paths, redactor);
 }
 

@@ -8,6 +8,7 @@
 import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../memory/index.js';
+import { crashPoint } from '../../../memory/fs-safe.js';
 import { lockFile } from '../conversations/lock.js';
 import type { SyncPaths } from './config.js';
 import { finishSwap, GitStore, SWAP_READY, swapPaths, type TreeEntry } from './git-store.js';
@@ -119,7 +120,9 @@ export async function purgeLocked(paths: SyncPaths, forgotten: readonly Forgotte
   const aside = path.join(paths.gitdir, SET_ASIDE_FILE);
   if (existsSync(aside)) copyFileSync(aside, path.join(next, SET_ASIDE_FILE));
   writeFileSync(path.join(next, SWAP_READY), '');
+  crashPoint('purge-before-swap');
   renameSync(paths.gitdir, old);
+  crashPoint('purge-mid-swap');
   renameSync(next, paths.gitdir);
   rmSync(old, { recursive: true, force: true });
 

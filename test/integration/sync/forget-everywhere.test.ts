@@ -169,6 +169,29 @@ describe('forget permanently, on every device', { timeout: 180_000 }, () => {
   });
 });
 
+describe('a forget killed while it rebuilds the git folder', { timeout: 120_000 }, () => {
+  for (const point of ['purge-before-swap', 'purge-mid-swap']) {
+    it(`is finished by the next run (killed at ${point})`, async () => {
+      const { a, repo } = await twoDevices();
+      const SECRET = 'The spare key is under the blue pot';
+      writeFileSync(path.join(a, 'memories', 'key.md'), `- ${SECRET}\n`);
+      writeFileSync(path.join(a, 'memories', 'tea.md'), '- Tea, no sugar.\n');
+      await ok(a, ['--sync']);
+      const killed = await runCli(a, ['--forget-permanently', '/memories/key.md', '--yes'], {
+        MNEMO_CRASH_AT: point,
+      });
+      expect(killed.code).toBeNull();
+      // The next run opens the space, finishes the forget and the folder swap, and syncs.
+      expect(await ok(a, ['--sync'])).toContain('synced');
+      expect(placesHolding(a, SECRET)).toEqual([]);
+      expect(remoteHolds(repo, SECRET)).toBe(false);
+      expect(readdirSync(path.join(a, 'sync')).filter((n) => /\.git\.purge/.test(n))).toEqual([]);
+      expect(await ok(a, ['--sync'])).toContain('is up to date');
+      expect(readFileSync(path.join(a, 'memories', 'tea.md'), 'utf8')).toBe('- Tea, no sugar.\n');
+    });
+  }
+});
+
 describe('forgetting from the terminal', { timeout: 60_000 }, () => {
   const seeded = (): string => {
     const dir = folder('t');

@@ -6,7 +6,7 @@ import { runForgetProperty } from '../../faults/forget-property.js';
 
 it(
   'a forgotten line never comes back on any device nor on the remote, and nothing else is lost',
-  { timeout: 60_000 },
+  { timeout: 180_000 },
   async () => {
     const result = await runForgetProperty({ seed: 20261206, steps: 45 });
     expect(result.violations).toEqual([]);
