@@ -24,8 +24,6 @@ export interface Targets {
   'settings.reset': Record<string, never>;
   'sync.disconnect': { spaceName: string };
   'sync.resolveRewritten': { how: 'push-mine' | 'take-theirs'; spaceName: string; spaceId: string };
-  /** `path`: the file just forgotten permanently. */
-  'sync.rewriteHistory': { path: string; spaceName: string };
   /** The import's preview, counted; `overwrite`: the conflicting files are replaced too. */
   'memory.importApply': ImportCounts;
 }
@@ -218,22 +216,6 @@ export const CONFIRMATIONS = {
             confirmLabel: 'Take the remote’s',
           },
     cancelled: 'Nothing was changed: it was cancelled.',
-    terminal: null,
-  },
-  'sync.rewriteHistory': {
-    native: null,
-    dialog: ({ path, spaceName }) => ({
-      title: 'Remove the old versions from the remote too?',
-      body: [
-        `${path} is forgotten on this device, and ${spaceName}’s other devices forget it at their next sync. The remote’s history still holds its old versions (and those of conversations that quoted it).`,
-      ],
-      more: [
-        'Rewriting the history removes them from the remote. The previous history is kept on this device as a backup first. The other devices re-join the new history at their next sync and keep their own unsynced changes.',
-      ],
-      confirmLabel: 'Rewrite the remote’s history',
-      cancelLabel: 'Not now',
-    }),
-    cancelled: 'Nothing was rewritten: it was cancelled.',
     terminal: null,
   },
   // The preview dialog is the confirmation, in every face: it lists each file the import writes.

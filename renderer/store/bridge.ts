@@ -11,8 +11,10 @@
 // Spaces: every event arrives tagged with the space it happened in (shared/contract.ts, "Spaces on the
 // wire"). Binders get an Api whose `on` passes only the window's current space's events (and the untagged,
 // space-free ones), so no slice can apply another space's changes. The few facts about other spaces a
-// window wants (their conversation counts, a settings change to re-read) are taken here.
+// window wants (their conversation counts, a settings change to re-read, what a sync there erased because
+// another device forgot it) are taken here.
 import type { RunEvent } from '../../shared/channels/chat';
+import type { SyncForgotten } from '../../shared/channels/sync';
 import type { Api, EventMeta } from '../../shared/contract';
 import { currentSpaceId } from '../transport/current-space';
 import { useChat } from './chat';
@@ -95,8 +97,21 @@ function bindOtherSpaces(api: Api): () => void {
       const space = (meta as EventMeta | undefined)?.space;
       if (space !== undefined) conversationCount?.(space, conversations.length);
     }),
+    api.on('sync.forgotten', ({ forgotten }, meta) => {
+      // Every space syncs in the background: what another device forgot is said whichever space is shown.
+      const space = (meta as EventMeta | undefined)?.space;
+      if (space !== undefined && !isHere(meta)) forgottenElsewhere?.(space, forgotten);
+    }),
   ];
   return () => offs.forEach((off) => off());
+}
+
+/** Set by the sync slice: a sync in another space erased files other devices forgot (their paths only). */
+let forgottenElsewhere: ((space: string, forgotten: SyncForgotten['forgotten']) => void) | undefined;
+export function onForgottenElsewhere(
+  listener: (space: string, forgotten: SyncForgotten['forgotten']) => void,
+): void {
+  forgottenElsewhere = listener;
 }
 
 /** Set by the spaces slice: a space's conversation count changed (the switcher's list). */

@@ -1,14 +1,22 @@
 // The sync slice (issue 16): each space's sync view (its remote without the token, its status, how many
 // conflicts are open), kept per space id so a switch shows the new space's at once; `sync.status` events
 // keep it current. Settings → Sync, the sidebar's status line and the memory panel's conflict cards read
-// it; none of them calls the backend itself.
+// it; none of them calls the backend itself. A sync that erased what another device forgot says so in a
+// toast (`sync.forgotten`), in whichever space it ran.
 import { create } from 'zustand';
 import type { ResOut } from '../../shared/contract';
-import type { SyncConflictDetail, SyncConflictView, SyncView } from '../../shared/channels/sync';
+import type {
+  SyncConflictDetail,
+  SyncConflictView,
+  SyncForgotten,
+  SyncView,
+} from '../../shared/channels/sync';
 import { getApi } from '../api';
 import { errorMessage } from '../lib/format';
 import { currentSpaceId } from '../transport/current-space';
-import { registerBinder } from './bridge';
+import { onForgottenElsewhere, registerBinder } from './bridge';
+import { useSpaces } from './spaces';
+import { forgottenMessage } from './sync-forgotten';
 import { toast } from './toast';
 
 export type ConfigureResult = ResOut<'sync.configure'> | { error: string };
@@ -30,8 +38,6 @@ interface SyncState {
   }): Promise<ConfigureResult>;
   disconnect(): Promise<boolean>;
   syncNow(): Promise<void>;
-  /** After a forget: the remote's history without the forgotten versions (the toast says where the backup is). */
-  rewriteHistory(): Promise<boolean>;
   /** After the remote's history was rewritten: the backup's place (said in a toast too), or null. */
   resolveRewritten(how: 'push-mine' | 'take-theirs'): Promise<string | null>;
   /** Settings → Sync's "check the remote every". */
@@ -112,23 +118,6 @@ export const useSync = create<SyncState>()((set, get) => {
       }
     },
 
-    async rewriteHistory() {
-      const space = currentSpaceId();
-      set({ retrying: true });
-      try {
-        const res = await getApi()['sync.rewriteHistory']({});
-        put(space, res.view);
-        const done = 'The remote’s history no longer holds the forgotten versions.';
-        toast(res.backup ? `${done} Backup: ${res.backup}.` : done, { tone: 'success', timeoutMs: 0 });
-        return true;
-      } catch (err) {
-        toast(`The remote’s history was not rewritten: ${errorMessage(err)}`, { tone: 'error' });
-        return false;
-      } finally {
-        set({ retrying: false });
-      }
-    },
-
     async resolveRewritten(how) {
       const space = currentSpaceId();
       set({ retrying: true });
@@ -186,12 +175,30 @@ export function useSyncView(space: string): SyncView | undefined {
   return useSync((s) => s.views[space]);
 }
 
-registerBinder('sync', (api) =>
-  api.on('sync.status', (view, meta) => {
-    const space = meta?.space ?? currentSpaceId();
-    const before = useSync.getState().views[space];
-    useSync.setState((s) => ({ views: { ...s.views, [space]: view } }));
-    if (space === currentSpaceId() && view.conflicts !== (before?.conflicts ?? 0))
-      void useSync.getState().loadConflicts();
-  }),
+/** The space syncs (the forget dialog says what that means for a forget). */
+export function useSpaceSyncs(spaceId: string): boolean {
+  return useSync((s) => Boolean(s.views[spaceId]?.remote));
+}
+
+/** What a sync erased because other devices forgot it: kept until dismissed, since it cannot be undone. */
+function showForgotten(forgotten: SyncForgotten['forgotten'], spaceName?: string): void {
+  toast(forgottenMessage(forgotten, spaceName), { tone: 'warning', timeoutMs: 0 });
+}
+
+registerBinder('sync', (api) => {
+  const offs = [
+    api.on('sync.status', (view, meta) => {
+      const space = meta?.space ?? currentSpaceId();
+      const before = useSync.getState().views[space];
+      useSync.setState((s) => ({ views: { ...s.views, [space]: view } }));
+      if (space === currentSpaceId() && view.conflicts !== (before?.conflicts ?? 0))
+        void useSync.getState().loadConflicts();
+    }),
+    api.on('sync.forgotten', ({ forgotten }) => showForgotten(forgotten)),
+  ];
+  return () => offs.forEach((off) => off());
+});
+
+onForgottenElsewhere((space, forgotten) =>
+  showForgotten(forgotten, useSpaces.getState().list.find((s) => s.id === space)?.name ?? 'another space'),
 );

@@ -108,16 +108,6 @@ export const syncInvoke = {
     }),
     destructive: true as const,
   },
-  /**
-   * After "Forget permanently": the remote's history, which still holds the forgotten versions, is
-   * replaced by one without them (after this device's sync; the old history is kept on this device as a
-   * backup, `backup` says where). The other devices re-join the new history at their next sync.
-   */
-  'sync.rewriteHistory': {
-    req: empty,
-    res: z.object({ view: syncView, backup: z.string().nullable() }),
-    destructive: true as const,
-  },
   /** How often this device checks the space's remote while the app runs; kept with the remote, on this device. */
   'sync.setCheckInterval': {
     req: z.object({ seconds: z.number().int().min(5).max(86_400) }).strict(),
@@ -134,7 +124,18 @@ export const syncInvoke = {
   },
 };
 
+/**
+ * Files another device forgot permanently, erased on this device by one sync (its tombstones): each with
+ * the device that forgot it. A memory path, never its content.
+ */
+export const syncForgotten = z.object({
+  forgotten: z.array(z.object({ path: z.string(), device: z.string() })).min(1),
+});
+export type SyncForgotten = z.infer<typeof syncForgotten>;
+
 export const syncEvents = {
   /** The space's sync changed state (tagged with its space like every spaced event). */
   'sync.status': syncView,
+  /** A sync erased what other devices forgot (one event per such sync, tagged with its space). */
+  'sync.forgotten': syncForgotten,
 };

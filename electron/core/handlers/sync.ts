@@ -26,10 +26,6 @@ export function createSyncHandlers(ctx: CoreContext): Domain {
       await confirmNatively(ctx.host, 'sync.resolveRewritten');
       return sync()['sync.resolveRewritten'](spaceId, req);
     },
-    'sync.rewriteHistory': async (req) => {
-      await confirmNatively(ctx.host, 'sync.rewriteHistory');
-      return sync()['sync.rewriteHistory'](spaceId, req);
-    },
     'sync.setCheckInterval': async (req) => sync()['sync.setCheckInterval'](spaceId, req),
     'sync.conflicts': async (req) => sync()['sync.conflicts'](spaceId, req),
     'sync.conflict': async (req) => sync()['sync.conflict'](spaceId, req),

@@ -40,14 +40,12 @@ import { redactConversationLines } from '../conversations/redact-files.js';
 import { loadState, saveState, type SyncState } from './state.js';
 import type { KeyCipher } from '../key-vault.js';
 
-/** What a person chose for one sync: the ways on after a rewritten remote, or a rewrite after a forget. */
-export type SyncChoice = Pick<SyncOptions, 'resolve' | 'rewrite'>;
+/** What a person chose for one sync: the way on after the remote's history was rewritten elsewhere. */
+export type SyncChoice = Pick<SyncOptions, 'resolve'>;
 
 export interface SyncOptions {
   /** After a force-push elsewhere: push this device's copy over it, or take the remote's (after a backup). */
   resolve?: 'push-mine' | 'take-theirs';
-  /** After a forget: once synced, replace the remote's history by one without the forgotten versions. */
-  rewrite?: boolean;
   onProgress?: (phase: string, done: number, total: number) => void;
 }
 
@@ -137,10 +135,6 @@ export class SpaceSync {
     syncStarted(this.paths.gitdir);
     try {
       await this.git.init();
-      if (options.rewrite) {
-        const state = loadState(this.paths.stateFile);
-        saveState(this.paths.stateFile, { ...state, rewritePending: true });
-      }
       for (let attempt = 0; ; attempt++) {
         try {
           return await this.once(auth, options);

@@ -1,5 +1,6 @@
 // The SyncService as the sync.* handlers reach it (context.ts's SyncLink): the contract's shapes, the
-// status event on the space's own bus, and SyncErrors as contract errors whose message says what to do.
+// status and forgotten events on the space's own bus, and SyncErrors as contract errors whose message
+// says what to do.
 // The token goes into the service and nowhere else: no view, event or log line carries it.
 import type { ReqOut } from '../../../shared/contract.js';
 import type { SyncView } from '../../../shared/channels/sync.js';
@@ -66,6 +67,16 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
       bus.emit('sync.status', await view(spaceId));
     })().catch(() => undefined);
   });
+  // What other devices forgot, erased here by a sync: said to the windows (each sync once) and logged.
+  service.onSynced((spaceId, report) => {
+    if (report.forgotten.length === 0) return;
+    const forgotten = report.forgotten.map(({ path, device }) => ({ path, device }));
+    void (async () => {
+      const { ctx, bus } = await core.spaces.open(spaceId);
+      for (const f of forgotten) ctx.log.info('sync: forgotten by another device', f);
+      bus.emit('sync.forgotten', { forgotten });
+    })().catch(() => undefined);
+  });
   return {
     'sync.status': (spaceId) => view(spaceId),
     'sync.configure': (spaceId, req) =>
@@ -113,13 +124,6 @@ export function syncLink(core: SyncBackend, service: SyncService): SyncLink {
           received: report.received.length,
           sent: report.sent.length,
         };
-      }),
-    'sync.rewriteHistory': (spaceId) =>
-      guarded(async () => {
-        if (!(await service.of(spaceId)).configured())
-          throw new SyncError('not_configured', 'This space has no sync remote.');
-        const report = await service.syncNow(spaceId, { rewrite: true });
-        return { view: await view(spaceId), backup: report.backup ?? null };
       }),
     'sync.setCheckInterval': (spaceId, { seconds }) =>
       guarded(async () => {

@@ -32,7 +32,7 @@ export class SyncScheduler {
   private debounce: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
-  /** A choice for the next sync (after a rewritten remote, or a forget): it runs once, in turn with the others. */
+  /** A choice for the next sync (after a rewritten remote): it runs once, in turn with the others. */
   private choice: SyncChoice | undefined;
   private stopped = false;
   private waiting = 0;

@@ -43,19 +43,21 @@ export interface SyncServiceOptions {
  */
 export const BEFORE_CONVERSATION_MS = 1_500;
 
-/** A sync that failed for one of these would fail again at once: a new conversation does not wait. */
 type SettledListener = (ran: SyncChoice | undefined, result: SyncSettled) => void;
+type SyncedListener = (spaceId: string, report: SyncReport) => void;
 
 /** Whether a sync that ran with `ran` carried every part of `choice` (choices asked together merge). */
 const carries = (ran: SyncChoice | undefined, choice: SyncChoice): boolean =>
   (Object.keys(choice) as (keyof SyncChoice)[]).every((k) => ran?.[k] === choice[k]);
 
+/** A sync that failed for one of these would fail again at once: a new conversation does not wait. */
 const NOT_WORTH_WAITING = new Set(['offline', 'auth', 'rewritten', 'other_space', 'not_configured']);
 
 export class SyncService {
   private readonly syncs = new Map<string, Promise<SpaceSync>>();
   private readonly schedulers = new Map<string, SyncScheduler>();
   private readonly listeners = new Set<(spaceId: string, status: SyncStatus) => void>();
+  private readonly syncedListeners = new Set<SyncedListener>();
   private started = false;
 
   constructor(
@@ -155,16 +157,24 @@ export class SyncService {
   }
 
   /**
+   * Every sync of a space that got through, scheduled or asked for, with its report: what the windows
+   * are told beyond the status (the files another device forgot, erased here by it).
+   */
+  onSynced(listener: SyncedListener): () => void {
+    this.syncedListeners.add(listener);
+    return () => this.syncedListeners.delete(listener);
+  }
+
+  /**
    * Syncs now (Settings' "Sync now", the sidebar's Retry, the CLI); throws a SyncError on failure.
    * `choice.resolve`, after the remote's history was rewritten: push this device's copy over it, or take
-   * the remote's; `choice.rewrite`, after a forget: the remote's history without the forgotten versions
-   * (each after a backup; the report says where). Where the space is scheduled, the sync runs in turn
-   * with the scheduler's, never beside one.
+   * the remote's (after a backup; the report says where). Where the space is scheduled, the sync runs in
+   * turn with the scheduler's, never beside one.
    */
   async syncNow(spaceId: string, choice?: SyncChoice): Promise<SyncReport> {
     const sync = await this.of(spaceId);
     const scheduler = this.schedulers.get(spaceId);
-    if (!scheduler) return sync.sync(choice ?? {});
+    if (!scheduler) return this.direct(spaceId, sync, choice);
     // The outcome of the sync that ran with this choice: not of one a write's debounce or the timer
     // started right after it (which would carry no backup), nor of one already running without it.
     let settled: SyncSettled | undefined;
@@ -173,9 +183,20 @@ export class SyncService {
     });
     await scheduler.now(choice);
     off();
-    if (!settled) return sync.sync(choice ?? {});
+    if (!settled) return this.direct(spaceId, sync, choice);
     if ('error' in settled) throw settled.error;
     return settled.report;
+  }
+
+  /** A sync outside the scheduler (none runs for the space, or it ran without the choice). */
+  private async direct(
+    spaceId: string,
+    sync: SpaceSync,
+    choice: SyncChoice | undefined,
+  ): Promise<SyncReport> {
+    const report = await sync.sync(choice ?? {});
+    this.synced(spaceId, report);
+    return report;
   }
 
   /** The remote goes (the space's data stays, and so does its git folder for a later re-join). */
@@ -264,11 +285,22 @@ export class SyncService {
       onChange: await spaceChanges(this.core, spaceId),
       onStatus: (status) => this.emit(spaceId, status),
       onSettled: (ran, result) => {
+        if ('report' in result) this.synced(spaceId, result.report);
         for (const fn of this.settledListeners.get(spaceId) ?? []) fn(ran, result);
       },
     });
     this.schedulers.set(spaceId, scheduler);
     scheduler.start();
+  }
+
+  private synced(spaceId: string, report: SyncReport): void {
+    for (const l of this.syncedListeners) {
+      try {
+        l(spaceId, report);
+      } catch {
+        // a listener's failure must not fail the sync that got through
+      }
+    }
   }
 
   private emit(spaceId: string, status: SyncStatus): void {

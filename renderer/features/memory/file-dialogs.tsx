@@ -18,7 +18,7 @@ import { undoAction } from './undo';
 import { MEMORY_ROOT } from './tree';
 import { host } from './host';
 import { useMemoryStore } from '../../store/memory';
-import { RewriteOffer, useSpaceSyncs } from '../sync';
+import { useSpaceSyncs } from '../../store/sync';
 import { useCurrentSpace } from '../spaces/use-spaces';
 
 type Flow =
@@ -26,8 +26,6 @@ type Flow =
   | { kind: 'forget'; path: string }
   | { kind: 'create' }
   | { kind: 'rename'; path: string }
-  /** After a forget in a synced space: offer to rewrite the remote's history without it. */
-  | { kind: 'rewrite'; path: string }
   | null;
 
 /** Normalises what the user typed into a memory path: "notes/x" → "/memories/notes/x.md". */
@@ -90,8 +88,6 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
   const doForget = async (path: string) => {
     await forgetPermanently(path);
     toast(`${path} and its history are gone.`);
-    // The remote's git history still holds it: say so and offer the rewrite (after the forget dialog).
-    if (synced) setTimeout(() => setFlow({ kind: 'rewrite', path }), 0);
   };
 
   // shared/confirmations.ts decides who asks: where the host asks natively (Electron, memory.delete /
@@ -133,14 +129,12 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         <ConfirmBody ask={ask} />
         {kind === 'forget' && synced && (
           <p>
-            This space syncs: the other devices forget it too, but the remote’s history still holds its old
-            versions. You can remove them from the remote next.
+            This space syncs: the other devices erase it at their next sync, and this device’s next sync
+            removes its old versions from the remote’s history too.
           </p>
         )}
       </TypedConfirm>
     );
-  } else if (flow?.kind === 'rewrite') {
-    dialogs = <RewriteOffer path={flow.path} spaceName={space.name} onDone={close} />;
   } else if (flow?.kind === 'create' || flow?.kind === 'rename') {
     const current = flow;
     dialogs = (

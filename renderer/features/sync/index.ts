@@ -1,4 +1,3 @@
 export { SyncStatusLine } from './sync-status';
 export { SyncSettings } from './sync-settings';
 export { SyncConflictCards } from './conflict-card';
-export { RewriteOffer, useSpaceSyncs } from './rewrite-offer';

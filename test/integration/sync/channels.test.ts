@@ -117,6 +117,8 @@ describe('sync channels between two devices', () => {
     expect(JSON.stringify(joined)).not.toContain(DEFAULT_TOKEN);
     // Only the space the envelope named has a remote.
     expect((await aPersonal['sync.status']({})).remote).toBeNull();
+    // The join's own first sync ends before the file below is written, or it could be the one to send it.
+    await until(() => events.some((e) => e.meta.space === work && e.payload.status.state === 'synced'));
 
     await aWork['memory.create']({
       path: '/memories/team.md',
@@ -175,6 +177,27 @@ describe('sync channels between two devices', () => {
     await bPersonal['sync.syncNow']({});
     await aWork['sync.syncNow']({});
     expect((await aWork['memory.read']({ path: '/memories/team.md' })).content).toBe(edited);
+
+    // A forgets a file permanently: B's window is told, once, by the sync that erased it there, with
+    // the device that forgot it (the event tagged with B's space).
+    const told: { payload: EventPayload<'sync.forgotten'>; meta: EventMeta }[] = [];
+    b.client.api.on('sync.forgotten', (payload, meta) => told.push({ payload, meta }));
+    await aWork['memory.create']({ path: '/memories/alarm.md', content: '- alarm code 7070\n' });
+    await aWork['sync.syncNow']({});
+    await bPersonal['sync.syncNow']({});
+    expect((await bPersonal['memory.read']({ path: '/memories/alarm.md' })).content).toContain('7070');
+    await aWork['memory.forget']({ path: '/memories/alarm.md' });
+    await aWork['sync.syncNow']({});
+    await bPersonal['sync.syncNow']({});
+    await until(() => told.length > 0);
+    expect(told).toEqual([
+      {
+        payload: { forgotten: [{ path: '/memories/alarm.md', device: 'Laptop' }] },
+        meta: { space: 'personal' },
+      },
+    ]);
+    await bPersonal['sync.syncNow']({});
+    expect(told).toHaveLength(1);
 
     // Disconnect: the remote goes, the memory stays; a sync now says there is no remote.
     const off = await aWork['sync.disconnect']({});

@@ -29,7 +29,6 @@ describe('the destructive actions table', () => {
         'settings.reset',
         'sync.disconnect',
         'sync.resolveRewritten',
-        'sync.rewriteHistory',
         // Replaces changed (and, when asked, conflicting) files with the imported versions.
         'memory.importApply',
       ]),
@@ -142,13 +141,6 @@ describe('the destructive actions table', () => {
       'under sync/s1.backups).',
     ],
     [
-      'sync.rewriteHistory',
-      { path: '/memories/a.md', spaceName: 'Work' },
-      'Remove the old versions from the remote too?',
-      'Rewrite the remote’s history',
-      '/memories/a.md is forgotten on this device, and Work’s other devices',
-    ],
-    [
       'memory.importApply',
       { added: 2, changed: 1, unchanged: 4, conflicts: 1, refused: 0, overwrite: false },
       'Import memory',
@@ -164,11 +156,8 @@ describe('the destructive actions table', () => {
     expect(whoConfirms(action, target as never, true)).toBe('page');
   });
 
-  it('types the space’s name before deleting it, and offers “Not now” before rewriting the remote', () => {
+  it('types the space’s name before deleting it', () => {
     expect(TABLE['spaces.delete'].dialog({ name: 'Work', counts: '' }).typeToConfirm).toBe('Work');
-    const rewrite = TABLE['sync.rewriteHistory'].dialog({ path: '/memories/a.md', spaceName: 'W' });
-    expect(rewrite.cancelLabel).toBe('Not now');
-    expect(rewrite.more?.[0]).toMatch(/^Rewriting the history removes them from the remote\./);
   });
 
   it('the import counts the conflicting files it overwrites, one file in the singular', () => {
