@@ -24,18 +24,19 @@ const TASK = 'Write my 40 recipes into memory, one file each.';
 const isSummarizer = (r: LoggedRequest): boolean =>
   typeof r.body.system === 'string' && r.body.system.includes('You summarize');
 
+const RECIPE = (i: number) => `# Recipe ${i}\n${'A mild step of this recipe. '.repeat(300)}\n`;
+type Step = (i: number) => ReturnType<typeof toolUse>;
 /** A step of the task: a memory write of about two thousand tokens. */
-const step = (i: number) =>
+const write: Step = (i) =>
   toolUse({
     name: 'memory',
-    input: {
-      command: 'create',
-      path: `/memories/recipes/r${i}.md`,
-      file_text: `# Recipe ${i}\n${'A mild step of this recipe. '.repeat(300)}\n`,
-    },
+    input: { command: 'create', path: `/memories/recipes/r${i}.md`, file_text: RECIPE(i) },
   });
+/** Or a read of as much: never cleared, as the native edits never clear the memory tool. */
+const read: Step = (i) =>
+  toolUse({ name: 'memory', input: { command: 'view', path: `/memories/recipes/r${i}.md` } });
 
-async function longTask(): Promise<string> {
+async function longTask(step: Step): Promise<string> {
   h = await startHarness({
     settings: {
       contextStrategy: 'local',
@@ -45,6 +46,9 @@ async function longTask(): Promise<string> {
       maxTurns: 8,
     },
   });
+  if (step === read)
+    for (let i = 1; i <= 40; i++)
+      await h.core.ctx.memory.create(`/memories/recipes/r${i}.md`, RECIPE(i), { kind: 'user' });
   h.fake.rule((r) => (isSummarizer(r) ? text('SUMMARY: recipes being written to memory.') : undefined));
   h.fake.enqueue(
     toolUse({
@@ -63,7 +67,7 @@ async function longTask(): Promise<string> {
 
 describe('local compaction of a long last turn', () => {
   it('cuts inside the turn and keeps every request under the trigger', async () => {
-    const id = await longTask();
+    const id = await longTask(write);
     const harness = h!;
     expect(cardsOf(harness.events, 'compaction_stuck')).toEqual([]);
     const [card] = cardsOf(harness.events, 'compacted');
@@ -101,5 +105,17 @@ describe('local compaction of a long last turn', () => {
       expect(compacted).toBeLessThan(events.findIndex((e) => e.event === 'turn_limit'));
       expect(events[compacted]!.text).toMatch(/^Compacted \d+ earlier messages · 12k → [\d.]+k tokens$/);
     }
+  });
+
+  it('also when the task reads the memory', async () => {
+    await longTask(read);
+    const harness = h!;
+    expect(cardsOf(harness.events, 'compaction_stuck')).toEqual([]);
+    const [card] = cardsOf(harness.events, 'compacted');
+    expect(card!.tokensBefore).toBeGreaterThan(TRIGGER);
+    expect(card!.tokensAfter).toBeLessThan(TRIGGER);
+    const requests = harness.fake.messageRequests();
+    for (const r of requests) expect(estimateInputTokens(r.body)).toBeLessThanOrEqual(TRIGGER);
+    expect(validRequests(harness.fake)).toBe(requests.length);
   });
 });
