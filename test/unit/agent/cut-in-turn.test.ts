@@ -3,7 +3,7 @@
 // question given again, the kept round trips) is one the API accepts, whatever the conversation.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseCut, cutInTurn } from '../../../electron/core/agent/context/local.js';
+import { chooseCut, cutInTurn } from '../../../electron/core/agent/context/cut.js';
 import { GIVEN_AGAIN, buildHistory } from '../../../electron/core/agent/history.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
 import { rebuild } from '../../../electron/core/conversations/state.js';
