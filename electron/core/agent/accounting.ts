@@ -6,7 +6,7 @@ import type { MessageRecord } from '../conversations/records.js';
 import type { ConversationState } from '../conversations/state.js';
 import { currentCompaction } from '../conversations/state.js';
 import { estimateBlock, estimateBlocks, estimateTokens } from './estimate.js';
-import { isThresholdCompaction } from './history.js';
+import { givenAgain, isThresholdCompaction } from './history.js';
 
 export interface Usage {
   input_tokens: number;
@@ -55,6 +55,7 @@ export class Accounting {
     if (compaction) {
       start = state.messages.findIndex((m) => m.id === compaction.lastMessageId) + 1;
       acc.estimatedAll += estimateTokens(compaction.summary) + estimateTokens(compaction.pinned ?? '');
+      if (compaction.request) acc.estimatedAll += estimateBlocks(givenAgain(compaction.request));
       acc.memoryTokens = compaction.memory?.tokens ?? 0;
       acc.estimatedAll += acc.memoryTokens;
     }

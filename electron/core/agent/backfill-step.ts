@@ -3,9 +3,9 @@
 // user tool_result, both kind 'backfill', so the history stays valid and the transcript can show it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BetaContentBlockParam } from '@anthropic-ai/sdk/resources/beta/messages/messages.js';
-import type { CompactedRecord } from '../conversations/records.js';
+import type { CompactedRecord, MessageRecord } from '../conversations/records.js';
 import { type Backfill, buildBackfill } from './backfill.js';
-import { viewCall } from './history.js';
+import { givenAgain, viewCall } from './history.js';
 import { type LoopSession, appendMessage, now, showCard, state } from './session.js';
 import { textOf } from './assistant-content.js';
 import { boundaryRule, dataSection, newBoundary } from './data-sections.js';
@@ -122,10 +122,6 @@ export async function ensureBackfill(s: LoopSession): Promise<void> {
   await showBackfill(s, backfill);
 }
 
-/** What stands before the user's message given again after a compaction (see currentRequest). */
-export const GIVEN_AGAIN =
-  '[The app compacted the context while you were answering the next message, so it is given again here, as the user wrote it. What you did for it so far is in the summary.]';
-
 /**
  * The message the run is answering, as the user wrote it, when the threshold compaction just summarized it
  * (the API ignores everything before the block, so the model would know the request only from a summary:
@@ -134,13 +130,23 @@ export const GIVEN_AGAIN =
  * log) stays summarized: given again, it would undo the compaction.
  */
 function currentRequest(s: LoopSession): BetaContentBlockParam[] {
-  const user = state(s).messages.findLast((m) => m.kind === 'user');
+  const asked = requestToGiveAgain(state(s).messages, compactTriggerOf('native', s.settings));
+  return asked ? givenAgain(asked.text) : [];
+}
+
+/**
+ * The message being answered (the last one the user wrote) and where it stands, unless it is as large as
+ * a pasted log next to the trigger: given again after a compaction, that one would undo it.
+ */
+export function requestToGiveAgain(
+  messages: readonly MessageRecord[],
+  trigger: number,
+): { index: number; text: string } | null {
+  const index = messages.findLastIndex((m) => m.kind === 'user');
+  const user = messages[index];
   const text = user ? (user.text ?? textOf(user.content)) : '';
-  if (!text || estimateTokens(text) > compactTriggerOf('native', s.settings) / 10) return [];
-  return [
-    { type: 'text', text: GIVEN_AGAIN },
-    { type: 'text', text },
-  ];
+  if (!text || estimateTokens(text) > trigger / 10) return null;
+  return { index, text };
 }
 
 /**

@@ -36,6 +36,18 @@ function toolResult(id: string, texts: string[]): BetaToolResultBlockParam {
   return { type: 'tool_result', tool_use_id: id, content: texts.map((text) => ({ type: 'text', text })) };
 }
 
+/** What stands before the user's message given again after a compaction that summarized it. */
+export const GIVEN_AGAIN =
+  '[The app compacted the context while you were answering the next message, so it is given again here, as the user wrote it. What you did for it so far is in the summary.]';
+
+/** The blocks that give a compacted turn's message again, as the user wrote it. */
+export function givenAgain(request: string): BetaContentBlockParam[] {
+  return [
+    { type: 'text', text: GIVEN_AGAIN },
+    { type: 'text', text: request },
+  ];
+}
+
 /** A local summary, quoted: rebuilt from the record on every request, so its boundary is derived from it. */
 function summaryText(summary: string): string {
   const boundary = boundaryOf(summary);
@@ -58,11 +70,20 @@ function compactionPrefix(c: CompactedRecord): ApiMessage[] {
     });
   }
   const extra = c.pinned ? [c.pinned] : [];
+  // A cut inside the turn being answered: its message follows the summary and the memory, so the next
+  // message (an assistant round trip kept verbatim) continues a valid history.
+  const request = c.request ? givenAgain(c.request) : [];
   if (c.memory) {
     out.push({ role: 'assistant', content: [viewCall(c.memory.toolUseId)] });
-    out.push({ role: 'user', content: [toolResult(c.memory.toolUseId, [c.memory.text, ...extra])] });
-  } else if (extra.length > 0) {
-    out.push({ role: 'user', content: extra.map((text) => ({ type: 'text', text })) });
+    out.push({
+      role: 'user',
+      content: [toolResult(c.memory.toolUseId, [c.memory.text, ...extra]), ...request],
+    });
+  } else if (extra.length > 0 || request.length > 0) {
+    out.push({
+      role: 'user',
+      content: [...extra.map((text) => ({ type: 'text' as const, text })), ...request],
+    });
   }
   return out;
 }

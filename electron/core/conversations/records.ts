@@ -126,6 +126,11 @@ export interface CompactedRecord {
   };
   /** Pinned messages, quoted as data; never summarized. */
   pinned?: string;
+  /**
+   * The message being answered, as the user wrote it, when a local compaction cut inside its turn (it is
+   * summarized, and given again after the summary and the memory).
+   */
+  request?: string;
   tokensBefore: number;
   tokensAfter: number;
   messagesCompacted: number;

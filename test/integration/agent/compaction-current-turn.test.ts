@@ -6,7 +6,7 @@
 // would undo the compaction).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiMessage } from '../../../electron/core/agent/history.js';
-import { GIVEN_AGAIN } from '../../../electron/core/agent/backfill-step.js';
+import { GIVEN_AGAIN } from '../../../electron/core/agent/history.js';
 import { type LoggedRequest, text } from '../../fixtures/fake-anthropic/index.js';
 import { type Harness, call, send, startHarness, validRequests } from './harness.js';
 

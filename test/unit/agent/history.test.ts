@@ -2,7 +2,7 @@
 // placeholders, merged roles, the compaction prefix, trimmed final assistant text, and where local
 // compaction may cut (never between a tool_use and its tool_result).
 import { describe, expect, it } from 'vitest';
-import { chooseCut } from '../../../electron/core/agent/context/local.js';
+import { chooseCut } from '../../../electron/core/agent/context/cut.js';
 import { CLEARED_PLACEHOLDER, buildHistory } from '../../../electron/core/agent/history.js';
 import type { ConversationRecord, MessageRecord } from '../../../electron/core/conversations/records.js';
 import { rebuild } from '../../../electron/core/conversations/state.js';

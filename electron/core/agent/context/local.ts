@@ -7,11 +7,18 @@
 import type { CompactedRecord, MessageRecord } from '../../conversations/records.js';
 import type { Settings } from '../../../../shared/channels/settings.js';
 import { type ConversationState, currentCompaction } from '../../conversations/state.js';
-import { compactedMemory, loadBackfill, pinnedQuote, showBackfill } from '../backfill-step.js';
+import {
+  compactedMemory,
+  loadBackfill,
+  pinnedQuote,
+  requestToGiveAgain,
+  showBackfill,
+} from '../backfill-step.js';
 import { estimateBlock, estimateBlocks, estimateTokens } from '../estimate.js';
 import { CLEARED_PLACEHOLDER } from '../history.js';
 import { compactTriggerOf } from '../request.js';
 import { type LoopSession, now, showCard, state } from '../session.js';
+import { chooseCut, cutInTurn } from './cut.js';
 import { renderTranscript, summarize } from './summarize.js';
 
 const PLACEHOLDER_TOKENS = estimateBlock({ type: 'tool_result', content: CLEARED_PLACEHOLDER });
@@ -43,32 +50,6 @@ export async function localBeforeRequest(s: LoopSession): Promise<void> {
   ) {
     await compactLocal(s, false);
   }
-}
-
-const hasCall = (m: MessageRecord): boolean => m.content.some((b) => b.type === 'tool_use');
-
-/**
- * Where to cut: the index of the last message to summarize. Before the last user turn when there is one
- * (the current question stays verbatim); otherwise after a tool result that leaves the last two round trips.
- * `all` summarizes everything (Compact now, nothing running).
- */
-export function chooseCut(messages: readonly MessageRecord[], start: number, all: boolean): number {
-  if (all) return messages.length - 1;
-  for (let j = messages.length - 1; j > start + 1; j--) {
-    if (messages[j]!.kind !== 'user') continue;
-    // A call whose results were recorded after this message (a crash mid-tool, recover.ts) stays with them.
-    let cut = j - 1;
-    while (cut >= start && messages[cut]!.role === 'assistant' && hasCall(messages[cut]!)) cut -= 1;
-    return cut >= start ? cut : -1;
-  }
-  let roundTrips = 0;
-  for (let j = messages.length - 1; j > start + 1; j--) {
-    if (messages[j]!.role === 'assistant' && messages[j - 1]!.role === 'user') {
-      roundTrips += 1;
-      if (roundTrips === 3) return j - 1;
-    }
-  }
-  return -1;
 }
 
 /** How a local compaction went: applied, nothing to compact, the summarizer failed, or it would not help. */
@@ -133,39 +114,71 @@ export async function showStuck(
   s.contextChanged();
 }
 
-/**
- * Summarizes older turns, if that makes the next request smaller. What stays whatever the summary says (the
- * system prompt, the memory given again, pinned messages, the turns kept verbatim) is measured first: when
- * it is no smaller than the context now, no summary is asked for; a summary that would not shrink the next
- * request is discarded. Either way, and when a compaction helps but leaves the context over the trigger,
- * the app says so once and pauses compaction (`compactionPaused`) instead of paying for a summary on every
- * turn. `all` (Compact now, asked for by the user) summarizes everything, is always applied and never pauses.
- */
-export async function compactLocal(s: LoopSession, all: boolean): Promise<CompactOutcome> {
+/** A compaction at one cut, before its summary is asked for, and the size of what stays whatever it says. */
+interface Plan {
+  record: CompactedRecord;
+  compacted: MessageRecord[];
+  /** The next request's size with an empty summary. */
+  floor: number;
+  /** The kept messages' estimate. */
+  kept: number;
+}
+
+function planAt(
+  s: LoopSession,
+  cut: number,
+  start: number,
+  all: boolean,
+  given: Pick<CompactedRecord, 'memory' | 'pinned'>,
+  tokensBefore: number,
+): Plan {
   const st = state(s);
-  const previous = currentCompaction(st);
-  const start = previous ? st.messages.findIndex((m) => m.id === previous.lastMessageId) + 1 : 0;
-  const cut = chooseCut(st.messages, start, all);
-  if (cut < start) return 'nothing';
   const compacted = st.messages.slice(start, cut + 1);
-  const tokensBefore = s.accounting().total;
-  const trigger = s.settings.compactTrigger;
-  const backfill = await loadBackfill(s);
-  const pinned = pinnedQuote(s);
+  // The turn being answered is summarized: its message is given again after the summary, as written.
+  const asked = all ? null : requestToGiveAgain(st.messages, s.settings.compactTrigger);
   const record: CompactedRecord = {
     t: 'compacted',
     strategy: 'local',
     lastMessageId: st.messages[cut]!.id,
     summary: '',
-    ...compactedMemory(backfill),
-    ...(pinned ? { pinned } : {}),
+    ...given,
+    ...(asked && asked.index <= cut ? { request: asked.text } : {}),
     tokensBefore,
     tokensAfter: 0,
     messagesCompacted: compacted.length,
     at: now(),
   };
   const kept = st.messages.slice(cut + 1).reduce((n, m) => n + estimateBlocks(m.content), 0);
-  const floor = s.accountingFor(withCompaction(st, record)).total;
+  return { record, compacted, floor: s.accountingFor(withCompaction(st, record)).total, kept };
+}
+
+/**
+ * Summarizes older turns, if that makes the next request smaller. The cut is before the last user turn,
+ * unless what stays then (with a summary's allowance) is still over the trigger: a long task then has its
+ * own earlier round trips summarized, its last two kept and its question given again. What stays whatever
+ * the summary says (the system prompt, the memory given again, pinned messages, the messages kept verbatim)
+ * is measured first: when it is no smaller than the context now, no summary is asked for; a summary that
+ * would not shrink the next request is discarded. Either way, and when a compaction helps but leaves the
+ * context over the trigger, the app says so once and pauses compaction (`compactionPaused`) instead of
+ * paying for a summary on every turn. `all` (Compact now, asked for by the user) summarizes everything, is
+ * always applied and never pauses.
+ */
+export async function compactLocal(s: LoopSession, all: boolean): Promise<CompactOutcome> {
+  const st = state(s);
+  const previous = currentCompaction(st);
+  const start = previous ? st.messages.findIndex((m) => m.id === previous.lastMessageId) + 1 : 0;
+  const first = chooseCut(st.messages, start, all);
+  if (first < start) return 'nothing';
+  const tokensBefore = s.accounting().total;
+  const trigger = s.settings.compactTrigger;
+  const backfill = await loadBackfill(s);
+  const pinned = pinnedQuote(s);
+  const given = { ...compactedMemory(backfill), ...(pinned ? { pinned } : {}) };
+  let plan = planAt(s, first, start, all, given, tokensBefore);
+  const deeper = all ? -1 : cutInTurn(st.messages, start);
+  if (deeper > first && plan.floor + SUMMARY_ALLOWANCE > trigger)
+    plan = planAt(s, deeper, start, all, given, tokensBefore);
+  const { record, compacted, floor, kept } = plan;
   // What stays is as big as what is there now: no summary can help, so none is paid for.
   if (!all && floor >= tokensBefore) {
     await showStuck(s, { strategy: 'local', tokens: tokensBefore, record, floor, kept });
