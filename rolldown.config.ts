@@ -38,8 +38,24 @@ const EXTERNAL = [
   /^isomorphic-git(\/|$)/,
 ];
 
+/**
+ * Not faces: the fault suite's worker (test/faults/worker.ts), which a fault run starts again after every
+ * kill, so each start reads one file as a face's does; the workload and the checks it runs are unchanged.
+ * Built to dist/test/faults/bundled/, beside tsc's output, never packaged (electron-builder leaves dist/test
+ * out).
+ */
+export const FAULT_WORKERS: Record<string, string> = {
+  worker: 'test/faults/worker.ts',
+};
+const FAULTS_OUT = 'dist/test/faults/bundled';
+
 function face(name: string, input: string): RolldownOptions {
-  const chunks = path.join(OUT, 'chunks', name);
+  return bundle(name, input, OUT, path.join('chunks', name));
+}
+
+/** `input` as the entry `out/<name>.js`, its chunks in `out/<chunkDir>/` (emptied first). */
+function bundle(name: string, input: string, out: string, chunkDir: string): RolldownOptions {
+  const chunks = path.join(out, chunkDir);
   return {
     input: { [name]: input },
     platform: 'node',
@@ -47,10 +63,10 @@ function face(name: string, input: string): RolldownOptions {
     logLevel: 'warn',
     plugins: [{ name: 'clean-chunks', buildStart: () => rmSync(chunks, { recursive: true, force: true }) }],
     output: {
-      dir: OUT,
+      dir: out,
       format: 'esm',
       entryFileNames: '[name].js',
-      chunkFileNames: `chunks/${name}/[name].js`,
+      chunkFileNames: `${chunkDir}/[name].js`,
       sourcemap: true,
       charset: 'ascii',
       comments: { legal: true, annotation: false, jsdoc: false },
@@ -58,7 +74,10 @@ function face(name: string, input: string): RolldownOptions {
   };
 }
 
-const configs = Object.entries(FACES).map(([name, input]) => face(name, input));
+const configs = [
+  ...Object.entries(FACES).map(([name, input]) => face(name, input)),
+  ...Object.entries(FAULT_WORKERS).map(([name, input]) => bundle(name, input, FAULTS_OUT, `chunks/${name}`)),
+];
 export default defineConfig(configs);
 
 if (import.meta.main) {

@@ -38,6 +38,8 @@ export default defineConfig({
           // test/live-window: the renderer's stores (plain TypeScript, no DOM) against the real backend.
           include: ['test/integration/**/*.test.ts', 'test/live-window/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
+          setupFiles: ['test/integration/fresh-modules.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

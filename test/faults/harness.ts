@@ -12,10 +12,12 @@ import { Expectations } from './invariants.js';
 import { parseLine, type Line } from './protocol.js';
 import { rng } from './workload.js';
 
-// The workers always run from dist/, whether this file runs from there or from source (vitest).
+// The workers always run from dist/, whether this file runs from there or from source (vitest): the worker
+// bundled (rolldown.config.ts), as the faces are, so that each restart reads one file rather than some
+// eight hundred modules; the fs layer stays tsc's output, loaded before it.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, here.split(path.sep).includes('dist') ? '../../..' : '../..');
-const WORKER = path.join(root, 'dist/test/faults/worker.js');
+const WORKER = path.join(root, 'dist/test/faults/bundled/worker.js');
 const FS_FAULTS = path.join(root, 'dist/test/faults/fs-faults.js');
 /** A worker that prints nothing for this long hangs (its own waits give up after WAIT_MS, 45 s). */
 const SILENT_MS = 90_000;
@@ -176,7 +178,7 @@ function locksLeft(dataDir: string): string {
 
 export async function runFaults(options: FaultRunOptions): Promise<FaultRunResult> {
   if (!existsSync(WORKER))
-    throw new Error('dist/test/faults/worker.js is missing: run `npm run build` first.');
+    throw new Error('dist/test/faults/bundled/worker.js is missing: run `npm run build` first.');
   const log = options.log ?? (() => undefined);
   const diskEvery = options.diskEvery ?? 4;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'mnemo-faults-'));

@@ -1,4 +1,4 @@
-// The fault suite's child process (node [--import fs-faults.js] dist/test/faults/worker.js <dataDir> <seed>):
+// The fault suite's child process (node [--import fs-faults.js] dist/test/faults/bundled/worker.js <dataDir> <seed>):
 // the real backend (createCore) on a data folder, against a fake Messages API of its own. It reports what
 // the restart found (state), continues every conversation once (check), then runs the random workload
 // until the parent kills it. Env: MNEMO_FAULTS_DISK=<bytes> fills the disk after a few operations.

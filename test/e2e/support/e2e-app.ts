@@ -2,7 +2,7 @@
 // file's own), and the real browser-mode server as a child on a temp data dir. Call `useE2EApp()` at the top of a test file; it registers
 // beforeAll/afterAll and returns a handle whose fields are set once beforeAll has run.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
 import { startApp, type AppServer, type StartAppOptions } from './app-server.js';
 import { openPage, workerBrowser, type OpenedPage, type PageOptions } from './browser.js';
@@ -11,7 +11,10 @@ export interface E2EApp {
   fake: FakeAnthropic;
   app: AppServer;
   browser: Browser;
-  /** A new context + page on the app's URL (closed in afterAll). */
+  /**
+   * A new context + page on the app's URL: closed when the test that opened it ends, or, opened in a hook,
+   * in afterAll.
+   */
   open(options?: PageOptions): Promise<OpenedPage>;
 }
 
@@ -33,6 +36,10 @@ export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EAp
     handle.open = async (pageOptions) => {
       const opened = await openPage(handle.browser, handle.app.url, pageOptions);
       contexts.push(opened.context);
+      // A page left open keeps its renderer working (timers, animations, the socket) for the rest of the
+      // file; what a test opened for itself goes when the test does.
+      if (expect.getState().currentTestName !== undefined)
+        onTestFinished(() => opened.context.close().catch(() => undefined));
       return opened;
     };
   });
