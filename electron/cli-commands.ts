@@ -67,6 +67,9 @@ async function run(args: CliArgs | Command): Promise<number> {
     const agent = getAgent(space.ctx);
     agent.configure(args.overrides);
     await agent.store.init();
+    const erased = agent.store.erasedAtStart;
+    if (erased > 0)
+      err(`Erased ${erased} temporary ${erased === 1 ? 'chat' : 'chats'} an earlier version kept.`);
     // With a remote: what the other devices learned arrives before the memory is loaded, and what this
     // run changed leaves at its end.
     await chatSync(core, space.id, err);

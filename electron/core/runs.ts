@@ -211,6 +211,19 @@ export class RunRegistry {
     };
   }
 
+  /**
+   * A temporary conversation ended: the finished runs kept for replay hold its text, and go with it. A
+   * run still going is the caller's to stop first.
+   */
+  dropFinished(conversationId: string): void {
+    for (let i = this.finishedOrder.length - 1; i >= 0; i--) {
+      const runId = this.finishedOrder[i]!;
+      if (this.runs.get(runId)?.conversationId !== conversationId) continue;
+      this.runs.delete(runId);
+      this.finishedOrder.splice(i, 1);
+    }
+  }
+
   private latestFor(conversationId: string): RunRecord | undefined {
     for (let i = this.finishedOrder.length - 1; i >= 0; i--) {
       const record = this.runs.get(this.finishedOrder[i]!);

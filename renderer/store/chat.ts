@@ -5,8 +5,7 @@
 // window attaches after it; a run this window starts is attached from its first event.
 import { create } from 'zustand';
 import type { RunEvent } from '../../shared/channels/chat';
-import { PERSONAL_SPACE_ID } from '../../shared/channels/spaces';
-import { getApi } from '../api';
+import { getApi, getApiIn } from '../api';
 import { currentSpaceId } from '../transport/current-space';
 import { errorMessage } from '../lib/format';
 import { applyRunEvents, type ChatModel, type RunState } from './chat-items';
@@ -14,15 +13,9 @@ import { mergePage } from '../../shared/projection/page-merge';
 import { retryItems } from '../../shared/projection/project';
 import { loadPage, loadTranscript, pageSize, scrollPageSize, type LoadedTranscript } from './transcripts';
 import { toast } from './toast';
+import { forgetConversation, rememberConversation, rememberedConversation } from './remembered';
 
 export type { ChatItem } from './chat-items';
-
-const CONVERSATION_KEY = 'mnemo.conversation';
-/** The last conversation of any window, per space (Personal's key is the one from before spaces). */
-const lastConversationKey = (): string => {
-  const space = currentSpaceId();
-  return space === PERSONAL_SPACE_ID ? 'mnemo.lastConversation' : `mnemo.lastConversation.${space}`;
-};
 
 interface ChatState extends ChatModel {
   conversationId: string | null;
@@ -30,6 +23,11 @@ interface ChatState extends ChatModel {
   loadError: string | null;
   /** For the next new conversation: false starts a temporary chat without memory. */
   newChatMemory: boolean;
+  /**
+   * The space of the open conversation when it is a temporary one (null otherwise): the backend keeps it
+   * only until this window leaves it, which this window tells that space (conversations.close).
+   */
+  temporary: string | null;
   sending: boolean;
   /** A message to scroll to and highlight briefly (a provenance link); the list clears it once shown. */
   focusMessageId: string | null;
@@ -94,14 +92,24 @@ function emptyWindow(conversationId: string | null) {
     newer: null,
     paging: null,
     loading: conversationId !== null,
+    temporary: null,
   } satisfies Partial<ChatState>;
+}
+
+/** The window leaves the conversation it showed: a temporary one ends there (nothing else does). */
+function leave(s: { conversationId: string | null; temporary: string | null }, next: string | null): void {
+  if (s.temporary === null || s.conversationId === null || s.conversationId === next) return;
+  const id = s.conversationId;
+  const api = getApiIn(s.temporary);
+  void api['conversations.close']({ id }).catch(() => undefined);
+  forgetConversation(id);
 }
 
 export const useChat = create<ChatState>()((set, get) => {
   /** Follow a run from `afterSeq`: make it known, then fetch what it emitted after that seq. */
   const follow = (runId: string, conversationId: string, afterSeq: number): Promise<void> => {
     const s = get();
-    if (s.conversationId === null) rememberConversation(conversationId);
+    if (s.conversationId === null) rememberConversation(conversationId, s.temporary === null);
     const runs: Record<string, RunState> = s.runs[runId]
       ? s.runs
       : {
@@ -161,6 +169,7 @@ export const useChat = create<ChatState>()((set, get) => {
     loading: false,
     loadError: null,
     newChatMemory: true,
+    temporary: null,
     sending: false,
     focusMessageId: null,
     older: null,
@@ -227,6 +236,7 @@ export const useChat = create<ChatState>()((set, get) => {
         return;
       }
       const token = ++loadToken;
+      leave(s0, conversationId);
       set({
         ...emptyWindow(conversationId),
         focusMessageId: options?.focus ?? null,
@@ -238,7 +248,16 @@ export const useChat = create<ChatState>()((set, get) => {
         // One page: the end, or the turns around the message to show.
         const loaded = await loadTranscript(conversationId, { limit: pageSize(), around: options?.focus });
         if (token !== loadToken) return;
-        set({ items: loaded.items.slice(), older: loaded.older, newer: loaded.newer, loading: false });
+        const temporary = loaded.memory === false ? currentSpaceId() : null;
+        // A new window offered this one (the last conversation of any window) opens no temporary chat.
+        if (temporary !== null) forgetConversation(conversationId, true);
+        set({
+          items: loaded.items.slice(),
+          older: loaded.older,
+          newer: loaded.newer,
+          loading: false,
+          temporary,
+        });
         // A run may still be streaming into it (another window, or before a reload): continue after the
         // last seq the items reflect.
         const live = loaded.newer === null ? loaded.runs.find((r) => r.status === 'running') : undefined;
@@ -256,6 +275,7 @@ export const useChat = create<ChatState>()((set, get) => {
 
     hold(conversationId) {
       ++loadToken; // an open still loading belongs to the old space
+      leave(get(), conversationId);
       set(emptyWindow(conversationId));
     },
 
@@ -296,6 +316,7 @@ export const useChat = create<ChatState>()((set, get) => {
         const res = await getApi()['chat.send'](
           conversationId ? { conversationId, text } : { text, memory: s.newChatMemory },
         );
+        if (!conversationId && !s.newChatMemory) set({ temporary: currentSpaceId() });
         // Give the optimistic item its real id unless run.started already did.
         set({
           items: get().items.map((i) => {
@@ -421,28 +442,6 @@ export const useChat = create<ChatState>()((set, get) => {
     },
   };
 });
-
-/** The conversation `restore` opens: this window's last in the current space, else any window's. */
-export function rememberedConversation(): string | null {
-  try {
-    return sessionStorage.getItem(CONVERSATION_KEY) ?? localStorage.getItem(lastConversationKey()) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function rememberConversation(id: string | null): void {
-  try {
-    if (id === null) {
-      sessionStorage.removeItem(CONVERSATION_KEY);
-    } else {
-      sessionStorage.setItem(CONVERSATION_KEY, id);
-      localStorage.setItem(lastConversationKey(), id);
-    }
-  } catch {
-    // Storage disabled: the window just opens a new chat after a reload.
-  }
-}
 
 function findLastIndex<T>(list: readonly T[], pred: (t: T) => boolean): number {
   for (let i = list.length - 1; i >= 0; i--) if (pred(list[i] as T)) return i;

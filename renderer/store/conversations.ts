@@ -202,6 +202,8 @@ export const useConversations = create<ConversationsState>()((set, get) => ({
 // Opened before the rest of the list came (from a search, or the one a restart reopens): the header and
 // the recall cards find it meanwhile. The whole list replaces this one when it comes.
 onConversationOpened((summary) => {
+  // A temporary conversation is never listed.
+  if (!summary.memory) return;
   const { list, complete } = useConversations.getState();
   if (!complete && !list.some((c) => c.id === summary.id))
     useConversations.setState({ list: byNewest([...list, summary]) });

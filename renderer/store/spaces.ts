@@ -11,7 +11,8 @@ import { errorMessage } from '../lib/format';
 import { currentSpaceId, setCurrentSpaceId } from '../transport/current-space';
 import { resetActivityStore } from './activity';
 import { flushRunEvents, onConversationCount, registerBinder } from './bridge';
-import { rememberedConversation, useChat } from './chat';
+import { useChat } from './chat';
+import { rememberedConversation } from './remembered';
 import { resetContextStore } from './context';
 import { useConversations } from './conversations';
 import { loadList, loadStale, resetMemoryStore } from './memory';
@@ -83,8 +84,9 @@ const stashKey = (space: string) => `mnemo.conversation.${space}`;
 
 function stashConversation(space: string): void {
   try {
-    const id = useChat.getState().conversationId;
-    if (id) sessionStorage.setItem(stashKey(space), id);
+    // A temporary conversation ends when the window leaves it: there is nothing to come back to.
+    const { conversationId: id, temporary } = useChat.getState();
+    if (id && temporary === null) sessionStorage.setItem(stashKey(space), id);
     else sessionStorage.removeItem(stashKey(space));
     sessionStorage.removeItem(CONVERSATION_KEY);
   } catch {

@@ -35,6 +35,8 @@ export interface LoadedTranscript {
   older: string | null;
   newer: string | null;
   runs: Runs;
+  /** Known when it was opened: false for a temporary conversation (kept by the backend until left). */
+  memory?: boolean;
 }
 
 /** The least an item is tall (one line of text with its padding), in px. */
@@ -71,6 +73,7 @@ export function loadTranscript(
       older: res.older ?? null,
       newer: res.newer ?? null,
       runs: res.runs ?? [],
+      memory: res.conversation.memory,
     };
   });
   // The last page saves the Activity tab its own load; a page around a message only if it reaches the end.

@@ -89,6 +89,12 @@ export const conversationsInvoke = {
    * in the trash for a `conversations.restore` (the window's Undo) for a short while, then is gone for good.
    */
   'conversations.delete': { req: z.object({ id }), res: ok, destructive: true as const },
+  /**
+   * The window left a conversation (opened another, a new chat, another space). A temporary one ends
+   * there: a reply still being written is stopped and the conversation is gone from memory, its run
+   * events too. Any other conversation is not affected.
+   */
+  'conversations.close': { req: z.object({ id }), res: ok },
   /** Undoes a deletion, while it can be (`not_found`, "deleted for good", after): listed and searchable again. */
   'conversations.restore': { req: z.object({ id }), res: z.object({ conversation: conversationSummary }) },
   /**

@@ -1,6 +1,9 @@
 // The conversations sidebar end to end (issue 5, point 1): new chats appear, open, rename (kept after a
 // reload), search, delete with confirmation and Undo (and for real once the Undo is gone), and "New chat
-// without memory" starts a temporary conversation that the model gets no memory tool in.
+// without memory" starts a temporary conversation that the model gets no memory tool in, which a reload
+// keeps, which is never listed or written, and which is gone once the window leaves it.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../fixtures/fake-anthropic/index.js';
@@ -99,4 +102,37 @@ describe('conversations', () => {
     const tools = ((request?.body.tools ?? []) as { name?: string }[]).map((t) => t.name);
     expect(tools).not.toContain('memory');
   });
+
+  it('keeps the temporary conversation through a reload, out of the list and off the disk, and ends it when left', async () => {
+    const listed = await shell.sidebar.getByRole('listitem').count();
+    const id = await page.evaluate(() => sessionStorage.getItem('mnemo.conversation'));
+    expect(id).toBeTruthy();
+    await page.reload();
+    await shell.ready();
+    await expect.poll(() => chat.lastAnswer().innerText(), poll).toContain('I will not remember this.');
+    expect(await page.getByText('Memory off').first().isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Temporary chat');
+    expect(await chat.exportButton.count()).toBe(0);
+    expect(await shell.sidebar.getByRole('listitem').count()).toBe(listed);
+    expect(filesHolding(e2e.app.dataDir, 'olives')).toEqual([]);
+
+    // Left for a new chat: the backend lets it go, so a window asking for it again finds nothing.
+    await chat.newChatButton.click();
+    await expect.poll(() => page.getByText('Memory off').count(), poll).toBe(0);
+    await page.evaluate((gone) => sessionStorage.setItem('mnemo.conversation', gone!), id);
+    await page.reload();
+    await shell.ready();
+    await page.getByText('This conversation could not be loaded').waitFor();
+    expect(filesHolding(e2e.app.dataDir, 'olives')).toEqual([]);
+  });
 });
+
+/** Every file under `dir` whose bytes hold `needle`. */
+function filesHolding(dir: string, needle: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const file = path.join(dir, name);
+    if (statSync(file).isFile() && readFileSync(file).includes(needle)) found.push(name);
+  }
+  return found;
+}

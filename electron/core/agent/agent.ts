@@ -85,6 +85,7 @@ export class Agent {
       warn: (message, fields) => ctx.log.warn(message, fields),
       listing: ctx.prefetched?.(dir),
       context: snapshotOf,
+      erased: (count) => ctx.log.info('erased temporary chats an earlier version kept', { count }),
     });
     // A run notes how far the stored entries reach at each seq, so a window opening mid-run gets exactly
     // the entries its attach seq covers (runs.ts savedSeq). One not loaded here has no run streaming.

@@ -38,7 +38,8 @@ import { Trash } from './trash.js';
 import { byNewest } from './summaries.js';
 import { SummaryBook } from './summary-book.js';
 import { busy, gone, notFound } from './store-errors.js';
-import { sameStamp } from './summary-cache.js';
+import { dropCache, sameStamp } from './summary-cache.js';
+import { TemporaryChats, eraseKeptTemporary } from './temporary.js';
 
 /**
  * A new conversation and a chat's messages (the user's, the model's replies, tool results, run events) are
@@ -71,12 +72,18 @@ export class StoreBase {
   protected readonly leases = new Map<string, FileLock>();
   protected readonly serial = new KeyedSerial();
   protected readonly listeners = new Set<(id: string) => void>();
+  /** Conversations without memory: never in the folder, the book or the listeners' view (temporary.ts). */
+  protected readonly temporary = new TemporaryChats();
+  /** How many temporary conversations an earlier version had kept on disk this start erased. */
+  erasedAtStart = 0;
   protected loaded: Promise<void> | null = null;
   /** The conversations this process deleted, until their Undo runs out (trash.ts). */
   protected readonly trash: Trash;
   /** The page sidecars: written when the book vouches for a state, read by an open of one not loaded. */
   protected readonly pageSaver: PageSaver;
   private readonly views: PageViews;
+
+  private readonly onErased: ((count: number) => void) | undefined;
 
   /** A listing of the folder taken ahead of the first start (createCore's prefetch), used once. */
   private prefetched: Promise<Listing> | undefined;
@@ -88,9 +95,12 @@ export class StoreBase {
       listing?: Promise<Listing> | undefined;
       /** The context meter's figures for a state, saved in its page sidecar (agent/context-snapshot.ts). */
       context?: (state: ConversationState) => unknown;
+      /** Told how many temporary conversations kept by an earlier version the start erased (when any). */
+      erased?: (count: number) => void;
     } = {},
   ) {
     this.prefetched = options.listing;
+    this.onErased = options.erased;
     this.trash = new Trash(dir);
     const warn = options.warn;
     const unsaved = (error: unknown) => warn?.('conversation page index not saved', { error });
@@ -155,7 +165,14 @@ export class StoreBase {
       }
       this.checking = true;
       const folder = await checkFolder(this.dir, l);
+      this.erasedAtStart = await eraseKeptTemporary(this.dir, folder);
+      // The summary cache holds their titles and first lines: gone now, written again without them.
+      if (this.erasedAtStart > 0) {
+        await dropCache(this.dir);
+        this.onErased?.(this.erasedAtStart);
+      }
       this.apply(folder);
+      if (this.erasedAtStart > 0) this.book.changed();
       // The cache described the folder exactly: the next start may take its list for the names.
       vouchListing(this.dir, l, folder);
       // A cache written before its list had a row per line: written again, so the next start's first
@@ -226,7 +243,7 @@ export class StoreBase {
    * can wait should come through here (store.get reads a missing body synchronously).
    */
   open(id: string): Promise<ConversationState> {
-    const known = this.byId.get(id);
+    const known = this.byId.get(id) ?? this.temporary.get(id);
     if (known) return Promise.resolve(known);
     let opening = this.opening.get(id);
     if (!opening) {
@@ -317,10 +334,12 @@ export class StoreBase {
     // The check of an early list begins once this one is answered (the turn after it).
     if (this.early && !this.checking) setImmediate(this.cue);
     // Nothing read or changed since the start listed the folder: the list as the cache saved it.
+    // A temporary conversation an earlier version kept is listed by no one, even before the check erases it.
     const saved = this.book.savedList();
-    if (saved) return [...saved];
+    if (saved) return saved.filter((s) => s.memory !== false);
     return this.book
       .heads()
+      .filter((h) => h.memory !== false)
       .map(summaryOf)
       .sort((a, b) => byNewest(a.updatedAt, b.updatedAt));
   }
@@ -332,7 +351,7 @@ export class StoreBase {
   firstPage(limit: number): { conversations: ConversationSummary[]; more: boolean } {
     if (this.early && !this.checking) setImmediate(this.cue);
     const first = this.book.savedFirst(limit);
-    if (first) return { conversations: first.list, more: first.more };
+    if (first) return { conversations: first.list.filter((s) => s.memory !== false), more: first.more };
     const list = this.list();
     return { conversations: list.slice(0, limit), more: list.length > limit };
   }
@@ -348,7 +367,8 @@ export class StoreBase {
 
   /** The list's summary of one conversation (no body is read). */
   summary(id: string): ConversationSummary {
-    const head = this.book.head(id);
+    const temporary = this.temporary.get(id);
+    const head = temporary ? headOf(temporary) : this.book.head(id);
     if (!head) throw notFound();
     return summaryOf(head);
   }
@@ -358,8 +378,14 @@ export class StoreBase {
     return [...this.book.ids()];
   }
 
+  /** Listed conversations and the temporary ones this process holds. */
   has(id: string): boolean {
-    return this.book.has(id);
+    return this.book.has(id) || this.temporary.has(id);
+  }
+
+  /** A temporary conversation of this process (never on disk). */
+  isTemporary(id: string): boolean {
+    return this.temporary.has(id);
   }
 
   /**
@@ -379,12 +405,12 @@ export class StoreBase {
 
   /** The state if its body was read already (nothing is read here). */
   peek(id: string): ConversationState | undefined {
-    return this.byId.get(id);
+    return this.byId.get(id) ?? this.temporary.get(id);
   }
 
   get(id: string): ConversationState {
     // Only well-formed ids are ever loaded or created, so an unknown or malformed one is simply not found.
-    const state = this.byId.get(id);
+    const state = this.byId.get(id) ?? this.temporary.get(id);
     if (state) return state;
     if (!this.book.has(id)) throw notFound();
     let body: Body | undefined;

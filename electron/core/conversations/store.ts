@@ -55,6 +55,7 @@ export class ConversationStore extends StoreBase {
       memory: options.memory,
     };
     const records = options.records ?? [];
+    if (!options.memory) return this.temporary.create(meta, records);
     // A new id: no other process can know this file yet, so the first write needs no lock.
     const tail: Tail = { ino: undefined, size: 0 };
     this.tails.set(meta.id, tail);
@@ -72,6 +73,7 @@ export class ConversationStore extends StoreBase {
   /** Appends records and syncs them, then applies them to the live state. */
   async append(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
+    if (this.temporary.has(id)) return this.temporary.apply(state, records);
     this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     await this.locked(id, () => this.writer(id).append(records));
     return this.applied(state, records);
@@ -80,6 +82,7 @@ export class ConversationStore extends StoreBase {
   /** Writes records (synced within CHAT_SYNC_MS), then applies them to the live state. */
   async write(id: string, records: ConversationRecord[]): Promise<ConversationState> {
     const state = await this.open(id);
+    if (this.temporary.has(id)) return this.temporary.apply(state, records);
     this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     await this.locked(id, () => this.writer(id).write(records));
     return this.applied(state, records);
@@ -99,6 +102,7 @@ export class ConversationStore extends StoreBase {
    */
   appendQueued(id: string, records: ConversationRecord[]): ConversationState {
     const state = this.get(id);
+    if (this.temporary.has(id)) return this.temporary.apply(state, records);
     this.marks.run(id, () => this.held.apply(id, records, state.messages.slice(-1)));
     if (this.leases.has(id))
       this.writer(id).writeQueued(records); // a failure is reported by flushed()
@@ -129,6 +133,8 @@ export class ConversationStore extends StoreBase {
    */
   async lease(id: string): Promise<ConversationLease> {
     await this.open(id);
+    // No other process can know it: the agent's claim alone keeps runs apart.
+    if (this.temporary.has(id)) return { caughtUp: 0, release: () => Promise.resolve() };
     return this.serial.run(id, async () => {
       if (this.leases.has(id)) throw busy();
       const lock = await lockFile(this.fileOf(id), {
@@ -276,6 +282,11 @@ export class ConversationStore extends StoreBase {
     transform: (records: ConversationRecord[]) => ConversationRecord[],
   ): Promise<ConversationState> {
     const state = await this.open(id);
+    if (this.temporary.has(id))
+      throw new ContractError(
+        'unavailable',
+        'A temporary chat is never searched or kept: there is nothing to change.',
+      );
     await this.locked(id, async () => {
       const file = this.fileOf(id);
       await this.writers.get(id)?.flushed();
@@ -312,6 +323,7 @@ export class ConversationStore extends StoreBase {
 
   async rename(id: string, title: string): Promise<ConversationState> {
     const state = await this.append(id, [{ t: 'title', title: title.trim(), at: new Date().toISOString() }]);
+    if (this.temporary.has(id)) return state;
     // A title is the list's own fact, and a start lists from the summary cache before checking it against
     // the files: saved there before the rename is acknowledged, so a crash right after it cannot show the
     // old title. (The file holds the rename either way; a cache that cannot be saved costs only that.)
@@ -325,6 +337,7 @@ export class ConversationStore extends StoreBase {
    */
   async delete(id: string): Promise<void> {
     await this.init();
+    if (this.end(id)) return;
     if (!this.has(id)) throw notFound();
     await this.locked(id, async () => {
       await this.writers.get(id)?.flushed();
@@ -387,6 +400,8 @@ export class ConversationStore extends StoreBase {
    */
   async moveTo(id: string, targetDir: string): Promise<void> {
     await this.init();
+    if (this.temporary.has(id))
+      throw new ContractError('unavailable', 'A temporary chat stays in the space it was started in.');
     if (!this.has(id)) throw notFound();
     if (this.leases.has(id)) throw busy();
     const target = path.join(targetDir, `${id}.jsonl`);
@@ -471,6 +486,11 @@ export class ConversationStore extends StoreBase {
     return this.marks.of(id);
   }
 
+  /** A temporary conversation ends (the window left it): gone from memory. True when `id` was one. */
+  end(id: string): boolean {
+    return this.temporary.drop(id);
+  }
+
   private dropLease(id: string): void {
     this.leases.delete(id);
     this.held.release(id);
@@ -478,6 +498,7 @@ export class ConversationStore extends StoreBase {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.temporary.clear();
     this.unwatch?.();
     await this.trash.close();
     const writers = [...this.writers.values()];

@@ -104,6 +104,23 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       getAgent(ctx).forget(req.id);
       return { ok: true as const };
     },
+    'conversations.close': async (req) => {
+      const agent = getAgent(ctx);
+      if (!agent.store.isTemporary(req.id)) return { ok: true as const };
+      const end = (): void => {
+        agent.store.end(req.id);
+        agent.forget(req.id);
+        ctx.runs.dropFinished(req.id);
+      };
+      // A reply still being written is stopped, and the conversation goes once it has finished: the loop
+      // writes its last records to the conversation on its way out.
+      const running = ctx.runs.activeFor(req.id);
+      if (running) {
+        ctx.runs.whenFinished(running.runId, () => setImmediate(end));
+        ctx.runs.abort(running.runId);
+      } else end();
+      return { ok: true as const };
+    },
     'conversations.restore': async (req) => ({
       conversation: summarize(await (await store()).restore(req.id)),
     }),
@@ -144,7 +161,10 @@ export function createConversationsHandlers(ctx: CoreContext): Domain {
       return { on: getAgent(ctx).recallOn() };
     },
     'conversations.export': async (req) => {
-      const state = await (await store()).open(req.id);
+      const s = await store();
+      if (s.isTemporary(req.id))
+        throw new ContractError('unavailable', 'A temporary chat is not exported: it leaves no trace.');
+      const state = await s.open(req.id);
       const title = titleOf(state);
       const slug =
         title

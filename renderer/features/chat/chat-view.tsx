@@ -14,14 +14,18 @@ export function ChatView(): ReactElement {
   const loading = useChat((s) => s.loading);
   const loadError = useChat((s) => s.loadError);
   const newChatMemory = useChat((s) => s.newChatMemory);
+  const temporary = useChat((s) => s.temporary !== null);
   const conversation = useConversations((s) => s.list.find((c) => c.id === conversationId));
   const exportMarkdown = useConversations((s) => s.exportMarkdown);
   const panelOpen = useUi((s) => s.panelOpen);
   const togglePanel = useUi((s) => s.togglePanel);
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const toggleSidebar = useUi((s) => s.toggleSidebar);
-  const memoryOff = conversation ? !conversation.memory : conversationId === null && !newChatMemory;
-  const title = conversation?.title || (conversationId ? 'Untitled' : 'New chat');
+  // A temporary conversation is never in the list: what the window knows of it is that it is one.
+  const memoryOff =
+    temporary || (conversation ? !conversation.memory : conversationId === null && !newChatMemory);
+  const title =
+    conversation?.title || (temporary ? 'Temporary chat' : conversationId ? 'Untitled' : 'New chat');
 
   return (
     <main className="chat" aria-label="Chat">
@@ -38,7 +42,7 @@ export function ChatView(): ReactElement {
           </span>
         )}
         <div className="chat-header-actions">
-          {conversationId && (
+          {conversationId && !temporary && (
             <IconButton
               label="Export as Markdown"
               icon="download"

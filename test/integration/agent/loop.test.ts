@@ -142,7 +142,9 @@ describe('the loop', () => {
     expect(body.tools).toBeUndefined();
     expect(body.messages).toHaveLength(1);
     expect(body.system[0].text).toMatch(/memory turned off/);
-    const summary = (await h.core.handlers['conversations.list']({}, call)).conversations[0]!;
-    expect(summary.memory).toBe(false);
+    // A temporary conversation: opened by its id, never listed.
+    const { conversation } = await h.core.handlers['conversations.get']({ id: res.conversationId }, call);
+    expect(conversation.memory).toBe(false);
+    expect((await h.core.handlers['conversations.list']({}, call)).conversations).toEqual([]);
   });
 });

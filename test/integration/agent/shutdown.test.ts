@@ -23,7 +23,7 @@ it('closing the core mid-run saves the partial answer, releases the conversation
   h = await startHarness();
   const g = gate({ afterEvents: 6, reply: text('one two three four five six seven') });
   h.fake.enqueue(g);
-  const res = await h.core.handlers['chat.send']({ text: 'count', memory: false }, call);
+  const res = await h.core.handlers['chat.send']({ text: 'count', memory: true }, call);
   await g.reached;
   await h.waitFor((e) => e.runId === res.runId && e.type === 'text.delta');
 
@@ -41,7 +41,7 @@ it('closing the core mid-run saves the partial answer, releases the conversation
 
   h.fake.enqueue(text('Continuing.'));
   const next = await h.core.handlers['chat.send'](
-    { text: 'go on', memory: false, conversationId: res.conversationId },
+    { text: 'go on', memory: true, conversationId: res.conversationId },
     call,
   );
   await h.finished(next.runId);

@@ -96,9 +96,19 @@ describe('spaces in the backend', () => {
     const body = h.fake.messageRequests()[0]!.body;
     expect(JSON.stringify(body)).not.toContain('HOME-SECRET');
     expect((body.tools ?? []).map((t: { name: string }) => t.name)).toEqual([]);
-    expect((await home.handlers['conversations.list']({}, call)).conversations).toMatchObject([
-      { id: res.conversationId, memory: false },
-    ]);
+    // It belongs to the space it was started in, yet is never listed, counted or kept in its folder.
+    expect(
+      (await home.handlers['conversations.get']({ id: res.conversationId }, call)).conversation,
+    ).toMatchObject({ id: res.conversationId, memory: false });
+    expect(
+      await h.core.handlers['conversations.get']({ id: res.conversationId }, call).catch(() => null),
+    ).toBeNull();
+    expect((await home.handlers['conversations.list']({}, call)).conversations).toEqual([]);
+    expect(readdirSync(path.join(h.dataDir, 'spaces', space.id, 'conversations'))).not.toContain(
+      `${res.conversationId}.jsonl`,
+    );
+    const counted = await h.core.spaces.listWithCounts();
+    expect(counted.find((s) => s.name === 'Home')).toMatchObject({ conversations: 0 });
     expect(await home.ctx.memory.journal()).toEqual(journalBefore);
   });
 

@@ -134,7 +134,7 @@ describe('context meter from the page sidecar', () => {
               if (o.op === 'create') {
                 const ids: string[] = [];
                 const body = records(o.steps, prefix, ids);
-                const state = await store.create({ memory: batch % 2 === 0, records: body });
+                const state = await store.create({ memory: true, records: body });
                 convs.push({ id: state.meta.id, ids });
                 continue;
               }

@@ -41,7 +41,7 @@ async function open(): Promise<ConversationStore> {
 describe('a conversation after a full disk', () => {
   it('refuses the write clearly, then takes the next run once there is space', async () => {
     const store = await open();
-    const { meta } = await store.create({ memory: false, records: [msg('saved before')] });
+    const { meta } = await store.create({ memory: true, records: [msg('saved before')] });
 
     const first = await store.lease(meta.id);
     diskFull(true);

@@ -55,7 +55,7 @@ const fileRecords = (id: string): ConversationRecord[] =>
 describe('conversations across stores', () => {
   it("a change catches up with another store's appends first; the file and both states agree", async () => {
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const { meta } = await a.create({ memory: true, records: [msg('one')] });
     const b = await open();
     await b.append(meta.id, [msg('two from b', 'assistant')]);
     await a.append(meta.id, [msg('three from a')]);
@@ -71,7 +71,7 @@ describe('conversations across stores', () => {
 
   it('a lease keeps every other writer out until released, and they change nothing meanwhile', async () => {
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const { meta } = await a.create({ memory: true, records: [msg('one')] });
     const b = await open();
     const lease = await a.lease(meta.id);
     const before = readFileSync(fileOf(meta.id));
@@ -92,7 +92,7 @@ describe('conversations across stores', () => {
   it('a rewrite replaces the file; another store reloads it and appends to the new file', async () => {
     const a = await open();
     const { meta } = await a.create({
-      memory: false,
+      memory: true,
       records: [msg('secret: hunter2'), msg('ok', 'assistant')],
     });
     const b = await open();
@@ -123,7 +123,7 @@ describe('conversations across stores', () => {
 
   it('a torn last line (a writer that died mid-line) is cut under the lock before the next append', async () => {
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const { meta } = await a.create({ memory: true, records: [msg('one')] });
     await a.close();
     await appendFile(fileOf(meta.id), '{"t":"msg","id":"torn","kind":"us');
     const b = await open();
@@ -136,7 +136,7 @@ describe('conversations across stores', () => {
 
   it('a conversation deleted by another store is reported as such, not written again', async () => {
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const { meta } = await a.create({ memory: true, records: [msg('one')] });
     const b = await open();
     await b.delete(meta.id);
     await expect(a.append(meta.id, [msg('two')])).rejects.toThrow(/deleted in another window/);
@@ -146,7 +146,7 @@ describe('conversations across stores', () => {
 
   it('a lock left by a process that died is cleared at once; one without a pid only once it is old enough', async () => {
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const { meta } = await a.create({ memory: true, records: [msg('one')] });
     const lockDir = `${fileOf(meta.id)}.lock`;
     // A process that has exited: its pid is not alive (a fresh lock: far from stale).
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
@@ -169,7 +169,7 @@ describe('conversations across stores', () => {
 
   it("refresh shows another store's complete lines without the lock, and leaves a line in progress alone", async () => {
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg('one')] });
+    const { meta } = await a.create({ memory: true, records: [msg('one')] });
     const b = await open();
     const lease = await a.lease(meta.id);
     a.appendQueued(meta.id, [msg('mid-run answer', 'assistant')]);
@@ -199,7 +199,7 @@ describe('conversations across stores, property', () => {
         const stores = [0, 1, 2].map(() => new ConversationStore(sub));
         const first = stores[0]!;
         await first.init();
-        const { meta } = await first.create({ memory: false, records: [msg('start')] });
+        const { meta } = await first.create({ memory: true, records: [msg('start')] });
         for (const s of stores.slice(1)) await s.init();
         try {
           for (const o of ops) {
@@ -240,7 +240,7 @@ describe('conversations across stores, property', () => {
   it("a forget's redaction in one store reaches another store that had the conversation loaded", async () => {
     const secret = 'The locker combination is 31-07-1999 behind the gym';
     const a = await open();
-    const { meta } = await a.create({ memory: false, records: [msg(`remember: ${secret}`)] });
+    const { meta } = await a.create({ memory: true, records: [msg(`remember: ${secret}`)] });
     const b = await open();
     expect(texts(b, meta.id)[0]).toContain(secret);
     const redactor = createRedactor({ paths: ['/memories/locker.md'], versions: [secret] });

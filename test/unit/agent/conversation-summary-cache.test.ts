@@ -187,7 +187,7 @@ describe('summary cache', () => {
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) {
       const state = await store.create({
-        memory: i % 3 !== 0,
+        memory: true,
         title: `Chat ${i}`,
         records: [msg(`hello ${i}`)],
       });

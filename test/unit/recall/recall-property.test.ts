@@ -95,12 +95,14 @@ describe('recall index invariant', () => {
                   },
                   async () => false,
                 );
-              } else if (o.op === 'noSearch')
+              } else if (o.op === 'noSearch') {
+                // A temporary conversation is never searched: there is no switch to turn.
+                if (store.isTemporary(id)) continue;
                 await store.rewrite(id, ([meta, ...rest]) => [
                   { ...meta!, noSearch: o.on } as typeof meta & object,
                   ...rest,
                 ]);
-              else if (o.op === 'delete') await store.delete(id);
+              } else if (o.op === 'delete') await store.delete(id);
             }
           }
           const absent: string[] = [];
