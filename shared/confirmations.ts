@@ -12,7 +12,12 @@ export interface DestructiveTarget {
   path: string;
   /** The number of files inside, when the path is a folder. */
   folderFiles?: number | undefined;
+  /** The space syncs: a permanent forget reaches its other devices and the remote's history too. */
+  synced?: boolean | undefined;
 }
+
+const FORGET_SYNCED =
+  'This space syncs: the other devices erase it at their next sync, and this device’s next sync removes its old versions from the remote’s history too.';
 
 /** What each destructive action destroys, as its confirmation names it. */
 export interface Targets {
@@ -120,19 +125,19 @@ export const CONFIRMATIONS = {
   },
   'memory.forget': {
     // The one change that cannot be undone: the host always asks where it can.
-    native: ({ path }) => ({
+    native: ({ path, synced }) => ({
       message: `Forget ${path} permanently?`,
-      detail:
-        'The file, every earlier version in the history and every copy in your conversations are erased. This cannot be undone.',
+      detail: `The file, every earlier version in the history and every copy in your conversations are erased. This cannot be undone.${synced ? `\n\n${FORGET_SYNCED}` : ''}`,
       confirmLabel: 'Forget',
     }),
-    dialog: ({ path }) => ({
+    dialog: ({ path, synced }) => ({
       title: 'Forget permanently?',
       body: [
         'This erases ',
         { code: path },
         ', every earlier version of it from the history, and every copy of it in your conversations (they show “[forgotten by the user]” instead). It cannot be undone.',
       ],
+      ...(synced ? { more: [FORGET_SYNCED] } : {}),
       confirmLabel: 'Forget permanently',
       typeToConfirm: baseName(path),
     }),

@@ -12,6 +12,7 @@ import type { CoreContext } from '../context.js';
 import { diskMessage } from '../disk-errors.js';
 import { forgetEverywhere } from '../forget.js';
 import { spaceExportName } from '../spaces/export-name.js';
+import { PERSONAL_ID } from '../spaces/model.js';
 
 // The transfers to another space (`transfer: true`) are in transfer.ts.
 type Domain = DomainHandlers<'memory'>;
@@ -117,7 +118,10 @@ export function createMemoryHandlers(ctx: CoreContext): Domain {
     'memory.diff': guard(({ journalId }) => memory.diff(journalId)),
     'memory.restore': guard(({ journalId }) => memory.restore(journalId, USER)),
     'memory.forget': guard(async ({ path }) => {
-      await confirmNatively(ctx.host, 'memory.forget', () => ({ path }));
+      await confirmNatively(ctx.host, 'memory.forget', async () => ({
+        path,
+        synced: Boolean((await ctx.sync?.['sync.status'](ctx.space?.id ?? PERSONAL_ID, {}))?.remote),
+      }));
       await forgetEverywhere(ctx, path);
       return { ok: true as const };
     }),

@@ -596,6 +596,9 @@ export class SpaceSync {
       this.owned();
       return answer;
     } catch (error) {
+      // Held up long enough to lose the lock, the request's own failure (a connection dropped meanwhile)
+      // is not what the person needs to know.
+      this.owned();
       if (error instanceof RemoteError)
         throw new SyncError(
           error.kind === 'other' || error.kind === 'not_found' ? 'failed' : error.kind,

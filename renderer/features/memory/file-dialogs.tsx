@@ -116,7 +116,7 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
   let dialogs: ReactNode = null;
   if (flow?.kind === 'delete' || flow?.kind === 'forget') {
     const { kind, path } = flow;
-    const ask = TABLE[ACTION[kind]].dialog({ path });
+    const ask = TABLE[ACTION[kind]].dialog({ path, synced });
     dialogs = (
       <TypedConfirm
         title={ask.title}
@@ -127,12 +127,6 @@ export function useFileDialogs(): { open: (flow: Exclude<Flow, null>) => void; d
         onConfirm={() => void run(() => (kind === 'delete' ? doDelete(path) : doForget(path)))}
       >
         <ConfirmBody ask={ask} />
-        {kind === 'forget' && synced && (
-          <p>
-            This space syncs: the other devices erase it at their next sync, and this device’s next sync
-            removes its old versions from the remote’s history too.
-          </p>
-        )}
       </TypedConfirm>
     );
   } else if (flow?.kind === 'create' || flow?.kind === 'rename') {

@@ -2,7 +2,7 @@
 // file's own), and the real browser-mode server as a child on a temp data dir. Call `useE2EApp()` at the top of a test file; it registers
 // beforeAll/afterAll and returns a handle whose fields are set once beforeAll has run.
 import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, expect, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
 import { startApp, type AppServer, type StartAppOptions } from './app-server.js';
 import { openPage, workerBrowser, type OpenedPage, type PageOptions } from './browser.js';
@@ -38,8 +38,12 @@ export function useE2EApp(options: Omit<StartAppOptions, 'baseUrl'> = {}): E2EAp
       contexts.push(opened.context);
       // A page left open keeps its renderer working (timers, animations, the socket) for the rest of the
       // file; what a test opened for itself goes when the test does.
-      if (expect.getState().currentTestName !== undefined)
+      // (Outside a test, in a file's beforeAll, the hook throws: that page goes with the file.)
+      try {
         onTestFinished(() => opened.context.close().catch(() => undefined));
+      } catch {
+        // opened for the whole file
+      }
       return opened;
     };
   });

@@ -175,6 +175,17 @@ describe('the destructive actions table', () => {
     // terminal command.
     const offered = actions.filter((a) => TABLE[a].terminal !== null);
     expect(offered.sort()).toEqual(['memory.delete', 'memory.forget', 'spaces.delete']);
+    // In a synced space the forget says it reaches the other devices and the remote's history, in the
+    // desktop's native box as on the page.
+    const synced = 'This space syncs: the other devices erase it at their next sync';
+    expect(
+      CONFIRMATIONS['memory.forget'].native({ path: '/memories/pets.md', synced: true }).detail,
+    ).toContain(synced);
+    expect(CONFIRMATIONS['memory.forget'].native({ path: '/memories/pets.md' }).detail).not.toContain(synced);
+    expect(
+      CONFIRMATIONS['memory.forget'].dialog({ path: '/memories/pets.md', synced: true }).more?.[0],
+    ).toContain(synced);
+    expect(CONFIRMATIONS['memory.forget'].dialog({ path: '/memories/pets.md' }).more).toBeUndefined();
     expect(CONFIRMATIONS['memory.forget'].terminal({ path: '/memories/pets.md' }).noTerminal).toBe(
       'Forgetting /memories/pets.md permanently needs a confirmation: run it on a terminal, or add --yes.',
     );
