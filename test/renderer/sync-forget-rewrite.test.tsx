@@ -1,4 +1,4 @@
-// "Forget permanently" in a synced space (issue 16, point 5), against the small in-memory backends: the
+// "Forget permanently" in a synced space, against the small in-memory backends: the
 // forget dialog says what happens (the other devices erase the file at their next sync, and this
 // device's next sync removes its old versions from the remote's history), and nothing more is asked or
 // called after it. In a space without a remote, nothing of it is said. A sync that erased what another

@@ -33,6 +33,12 @@ export function redactConversationFile(file: string, redactor: Redactor): boolea
   return true;
 }
 
+/** A conversation's bytes redacted (null: nothing changed), for a copy kept outside its file. */
+export function redactConversationBytes(content: Buffer, redactor: Redactor): Buffer | null {
+  const lines = redactConversationLines(content.toString('utf8'), redactor);
+  return lines ? Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8') : null;
+}
+
 /**
  * A conversation's JSON lines redacted (null: nothing changed), for a file or a copy kept elsewhere (sync's
  * git objects). A damaged line is redacted as text; a torn last line is dropped (loading drops it anyway).

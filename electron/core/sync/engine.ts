@@ -32,11 +32,9 @@ import {
   type HistoryParts,
 } from './history.js';
 import { deferPurge, historyHolds, purgeLocked, syncEnded, syncStarted } from './purge.js';
-import { keepTombstone, localTombstones, parseTombstone, TOMBSTONE_NAME } from './tombstones.js';
-import { TOMBSTONE_CAP_BYTES } from './limits.js';
+import { applyRemoteForgets, incomingRedactor, unseenForgets } from './remote-forgets.js';
+import { localTombstones } from './tombstones.js';
 import { isWithin } from '../../../memory/index.js';
-import { createRedactor } from '../conversations/redact.js';
-import { redactConversationLines } from '../conversations/redact-files.js';
 import { loadState, saveState, type SyncState } from './state.js';
 import type { KeyCipher } from '../key-vault.js';
 
@@ -151,7 +149,7 @@ export class SpaceSync {
       try {
         if (forgotten.length > 0 && lock.held()) await purgeLocked(this.paths, forgotten);
       } finally {
-        // Synchronously: the async release queued behind libuv's threads took ~9 ms of every idle sync.
+        // Synchronously: an async release waits behind libuv's threads on every idle sync.
         lock.releaseSync();
         this.lock = undefined;
       }
@@ -244,7 +242,11 @@ export class SpaceSync {
     // (3) What another device forgot is forgotten here first, before anything of the remote is decided:
     // every version and copy on this device goes (even edits made here since), and what this device then
     // holds is what it merges and sends.
-    const forgotten = await this.applyTombstones(remoteHead, report);
+    const forgotten = await applyRemoteForgets(
+      { dataDir: this.dataDir, space: this.space, git: this.git },
+      await this.flat((await this.git.readCommit(remoteHead)).tree),
+      report,
+    );
     if (forgotten.length > 0) {
       report.held = [];
       local = await this.localEntries(state, device, treeSpaceId, report);
@@ -323,29 +325,6 @@ export class SpaceSync {
     }
     state.lastJournalId = snap.journalHead;
     return snap.entries;
-  }
-
-  /**
-   * The remote's tombstones this device has not applied yet: each path forgotten here as a local
-   * "Forget permanently" would (file, history, conversation copies, indexes, conflicts, backups, this
-   * device's git objects), then kept. Returns the paths forgotten.
-   */
-  private async applyTombstones(remoteHead: string, report: SyncReport): Promise<string[]> {
-    const known = localTombstones(this.dataDir, this.space.id);
-    const out: string[] = [];
-    for (const e of (await this.flat((await this.git.readCommit(remoteHead)).tree)).values()) {
-      const name = e.segs[1] ?? '';
-      if (e.segs.length !== 2 || e.segs[0] !== 'tombstones' || known.has(name) || !TOMBSTONE_NAME.test(name))
-        continue;
-      const content = await this.git.readBlobCapped(e.oid, TOMBSTONE_CAP_BYTES);
-      const t = content === 'too_large' ? null : parseTombstone(content);
-      if (!t || content === 'too_large') continue; // refused with its reason when the tree is applied
-      if (this.space.forget) await this.space.forget(t.path);
-      keepTombstone(this.dataDir, this.space.id, name, content);
-      report.forgotten.push({ path: t.path, device: t.device });
-      out.push(t.path);
-    }
-    return out;
   }
 
   /**
@@ -607,26 +586,6 @@ export class SpaceSync {
       throw error;
     }
   }
-}
-
-/** The paths of this device's tombstones that `remote` does not hold. */
-function unseenForgets(mine: Map<string, Buffer>, remote: Map<string, TreeEntry>): string[] {
-  const out: string[] = [];
-  for (const [name, bytes] of mine) {
-    if (remote.has(`tombstones/${name}`)) continue;
-    const t = parseTombstone(bytes);
-    if (t) out.push(t.path);
-  }
-  return out;
-}
-
-/** A conversation from the remote without the memory tool's copies of the files at `paths`. */
-function incomingRedactor(paths: readonly string[]): (content: Buffer) => Buffer {
-  const redactor = createRedactor({ paths, versions: [] });
-  return (content) => {
-    const lines = redactConversationLines(content.toString('utf8'), redactor);
-    return lines ? Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8') : content;
-  };
 }
 
 function finish(report: SyncReport, outcome: SyncReport['outcome']): SyncReport {

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../../memory/index.js';
-import { redactConversationFile, redactConversationLines } from '../conversations/redact-files.js';
+import { redactConversationBytes, redactConversationFile } from '../conversations/redact-files.js';
 import type { Redactor } from '../conversations/redact.js';
 import { syncPaths, writePrivate } from './config.js';
 import { listConflicts } from './conflicts.js';
@@ -41,10 +41,7 @@ export async function eraseSyncCopies(
 
   await purgeForgotten(paths, spaceId, {
     paths: forgotten,
-    redactConversation: (content) => {
-      const lines = redactConversationLines(content.toString('utf8'), redactor);
-      return lines ? Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8') : null;
-    },
+    redactConversation: (content) => redactConversationBytes(content, redactor),
   });
 }
 

@@ -2,56 +2,18 @@
 // its own, against the loopback git server and the fake Messages API. A fact remembered on A is in B's
 // next backfill; a wrong token, a server that is down, a joined remote holding another space, and a
 // force-pushed remote each get a clear message and change nothing.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropic,
-  startFakeAnthropic,
-  text,
-  toolUse,
-} from '../../fixtures/fake-anthropic/index.js';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
-import { assertCliBuilt, cliEnv, type CliResult, runCli as runCliProcess } from '../support/cli-process.js';
-import { removeAll } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type FakeAnthropic, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
+import { type GitServer } from '../../fixtures/git-server/index.js';
+import { cliRig } from './cli-rig.js';
 
+const rig = cliRig('sync-cli');
 let fake: FakeAnthropic;
 let server: GitServer;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  assertCliBuilt();
-  fake = await startFakeAnthropic();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await fake?.close();
-  await server?.close();
-  removeAll(...dirs);
-});
-
-function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return runCliProcess(
-    ['--data-dir', dataDir, ...args],
-    cliEnv(dataDir, fake.url, {
-      MNEMO_SYNC_TOKEN: DEFAULT_TOKEN,
-      MNEMO_SYNC_USER: DEFAULT_USER,
-      ...env,
-    }),
-  );
-}
-
-function folder(name: string): string {
-  const d = mkdtempSync(path.join(tmpdir(), `mnemo-sync-cli-${name}-`));
-  dirs.push(d);
-  return d;
-}
+beforeAll(() => ({ fake, server } = rig));
+const { runCli, folder } = rig;
 
 let n = 0;
 async function twoDevices(): Promise<{ a: string; b: string; url: string; repo: string }> {

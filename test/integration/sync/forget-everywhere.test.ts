@@ -3,53 +3,19 @@
 // where that device had edited the file since; an open sync conflict about the file goes with it; the text
 // is left in no byte of either data folder (git objects decompressed) nor in the remote's reachable
 // history; and a file created at that path afterwards is a new file that syncs like any other.
-import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, existsSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type FakeAnthropic,
-  startFakeAnthropic,
-  text,
-  toolUse,
-} from '../../fixtures/fake-anthropic/index.js';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
-import { assertCliBuilt, cliEnv, type CliResult, runCli as runCliProcess } from '../support/cli-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type FakeAnthropic, text, toolUse } from '../../fixtures/fake-anthropic/index.js';
+import { type GitServer } from '../../fixtures/git-server/index.js';
 import { placesHolding, reachableObjects } from '../support/data-bytes.js';
-import { removeAll } from './support.js';
+import { cliRig } from './cli-rig.js';
 
+const rig = cliRig('forget');
 let fake: FakeAnthropic;
 let server: GitServer;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  assertCliBuilt();
-  fake = await startFakeAnthropic();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await fake?.close();
-  await server?.close();
-  removeAll(...dirs);
-});
-
-function runCli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return runCliProcess(
-    ['--data-dir', dataDir, ...args],
-    cliEnv(dataDir, fake.url, { MNEMO_SYNC_TOKEN: DEFAULT_TOKEN, MNEMO_SYNC_USER: DEFAULT_USER, ...env }),
-  );
-}
-
-function folder(name: string): string {
-  const d = mkdtempSync(path.join(tmpdir(), `mnemo-forget-${name}-`));
-  dirs.push(d);
-  return d;
-}
+beforeAll(() => ({ fake, server } = rig));
+const { runCli, folder } = rig;
 
 let n = 0;
 async function twoDevices(): Promise<{ a: string; b: string; repo: string }> {

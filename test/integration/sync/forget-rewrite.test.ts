@@ -1,5 +1,5 @@
 // "Forget permanently" in a synced space rewrites the remote's history without the forgotten versions at
-// the forgetting device's next sync, by itself (issue 16, point 5), with two real backends against the
+// the forgetting device's next sync, by itself, with two real backends against the
 // loopback git server: before, the remote's history holds the forgotten text; after, none of its commits
 // does, nor the forgetting device's git folder (no backup of the old history is kept), and the other
 // device, which has unsynced changes of its own, re-joins the new history by itself (its changes kept and

@@ -6,51 +6,25 @@
 // delete either of them on the remote. The memory's rule picks the one that is the file (the NFC name,
 // else the first), as memory/tree.ts does for such names on disk; a lone NFD name is that file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeAnthropic, startFakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
-import { assertCliBuilt, cliEnv, type CliResult, runCli as runCliProcess } from '../support/cli-process.js';
-import { removeAll } from './support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type GitServer } from '../../fixtures/git-server/index.js';
+import { type CliResult } from '../support/cli-process.js';
+import { cliRig } from './cli-rig.js';
 
 const NFC = 'caf\u00e9.md';
 const NFD = 'cafe\u0301.md';
 /** An Anthropic key as the memory's secret guard knows it: a file holding it is refused. */
 const SECRET_TEXT = `key: sk-ant-api03-${'x7Q'.repeat(10)}\n`;
 
-let fake: FakeAnthropic;
+const rig = cliRig('sync-nfc');
 let server: GitServer;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  assertCliBuilt();
-  fake = await startFakeAnthropic();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await fake?.close();
-  await server?.close();
-  removeAll(...dirs);
-});
-
-function folder(name: string): string {
-  const d = mkdtempSync(path.join(tmpdir(), `mnemo-sync-nfc-${name}-`));
-  dirs.push(d);
-  return d;
-}
+beforeAll(() => ({ server } = rig));
+const { folder } = rig;
 
 async function sync(dataDir: string, args: string[]): Promise<CliResult> {
-  const r = await runCliProcess(
-    ['--data-dir', dataDir, ...args],
-    cliEnv(dataDir, fake.url, { MNEMO_SYNC_TOKEN: DEFAULT_TOKEN, MNEMO_SYNC_USER: DEFAULT_USER }),
-  );
+  const r = await rig.runCli(dataDir, args);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return r;

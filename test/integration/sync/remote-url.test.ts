@@ -3,49 +3,21 @@
 // remote.json and shown in the window, the terminal and the log, so a token in its query string, its
 // fragment, its password or as its user name is refused, with a message that says where the token goes
 // and repeats the address without it; nothing is saved, and the clean address then joins as usual.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../../electron/core/create-core.js';
 import { SyncError } from '../../../electron/core/sync/report.js';
-import { type FakeAnthropic, startFakeAnthropic } from '../../fixtures/fake-anthropic/index.js';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
+import { DEFAULT_TOKEN, DEFAULT_USER, type GitServer } from '../../fixtures/git-server/index.js';
 import { testHost } from '../agent/harness.js';
-import { assertCliBuilt, cliEnv, type CliResult, runCli as runCliProcess } from '../support/cli-process.js';
-import { removeAll } from './support.js';
+import { type CliResult } from '../support/cli-process.js';
+import { cliRig } from './cli-rig.js';
 
-let fake: FakeAnthropic;
+const rig = cliRig('sync-url');
 let server: GitServer;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  assertCliBuilt();
-  fake = await startFakeAnthropic();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await fake?.close();
-  await server?.close();
-  removeAll(...dirs);
-});
-
-function folder(): string {
-  const d = mkdtempSync(path.join(tmpdir(), 'mnemo-sync-url-'));
-  dirs.push(d);
-  return d;
-}
-
-const runCli = (dataDir: string, args: string[]): Promise<CliResult> =>
-  runCliProcess(
-    ['--data-dir', dataDir, ...args],
-    cliEnv(dataDir, fake.url, { MNEMO_SYNC_TOKEN: DEFAULT_TOKEN, MNEMO_SYNC_USER: DEFAULT_USER }),
-  );
+beforeAll(() => ({ server } = rig));
+const folder = (): string => rig.folder('x');
+const runCli = (dataDir: string, args: string[]): Promise<CliResult> => rig.runCli(dataDir, args);
 
 /** Every file under `dir`, read whole: the token must be in none of them. */
 function everything(dir: string): string {

@@ -6,53 +6,25 @@
 // The terminal has no Undo: the test restores through the backend (createCore), as the window's Undo
 // (spaces.restore) does. The deletion time is what the trash entry's name records, so the test ages an
 // entry by renaming it, as if the keep window had passed.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../../electron/core/create-core.js';
 import { TRASH_KEEP_MS } from '../../../electron/core/spaces/index.js';
-import { type FakeAnthropic, startFakeAnthropic, text } from '../../fixtures/fake-anthropic/index.js';
-import {
-  DEFAULT_TOKEN,
-  DEFAULT_USER,
-  startGitServer,
-  type GitServer,
-} from '../../fixtures/git-server/index.js';
+import { type FakeAnthropic, text } from '../../fixtures/fake-anthropic/index.js';
+import { type GitServer } from '../../fixtures/git-server/index.js';
 import { testHost } from '../agent/harness.js';
-import { assertCliBuilt, cliEnv, type CliResult, runCli as runCliProcess } from '../support/cli-process.js';
-import { removeAll } from './support.js';
+import { type CliResult } from '../support/cli-process.js';
+import { cliRig } from './cli-rig.js';
 
+const rig = cliRig('sync-trash');
 let fake: FakeAnthropic;
 let server: GitServer;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  assertCliBuilt();
-  fake = await startFakeAnthropic();
-  server = await startGitServer();
-});
-afterAll(async () => {
-  await fake?.close();
-  await server?.close();
-  removeAll(...dirs);
-});
-
-function folder(name: string): string {
-  const d = mkdtempSync(path.join(tmpdir(), `mnemo-sync-trash-${name}-`));
-  dirs.push(d);
-  return d;
-}
+beforeAll(() => ({ fake, server } = rig));
+const { folder } = rig;
 
 async function cli(dataDir: string, args: string[], device = 'laptop'): Promise<CliResult> {
-  const r = await runCliProcess(
-    ['--data-dir', dataDir, ...args],
-    cliEnv(dataDir, fake.url, {
-      MNEMO_SYNC_TOKEN: DEFAULT_TOKEN,
-      MNEMO_SYNC_USER: DEFAULT_USER,
-      MNEMO_SYNC_DEVICE: device,
-    }),
-  );
+  const r = await rig.runCli(dataDir, args, { MNEMO_SYNC_DEVICE: device });
   return r;
 }
 
